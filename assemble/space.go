@@ -1,0 +1,284 @@
+package assemble
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/mesh"
+	"github.com/james-bowman/sparse"
+)
+
+// Space is a mesh with its DOF map and the sparse pattern of its matrices.
+type Space struct {
+	Mesh *mesh.Mesh
+	DOFs *DOFMap
+
+	elems  [4]*element.Element // by mesh.Kind
+	indptr []int
+	ind    []int
+}
+
+// NewSpace checks the mesh (topology and Jacobians), numbers its DOFs with
+// the given fixes and builds the pattern of its matrices.
+func NewSpace(m *mesh.Mesh, fixes ...Fix) (*Space, error) {
+	if err := element.CheckMesh(m); err != nil {
+		return nil, err
+	}
+	dofs, err := NewDOFMap(m, fixes)
+	if err != nil {
+		return nil, err
+	}
+	s := &Space{Mesh: m, DOFs: dofs}
+	for _, k := range mesh.Kinds {
+		s.elems[k] = element.New(k)
+	}
+	s.buildPattern()
+	return s, nil
+}
+
+// N is the number of equations.
+func (s *Space) N() int { return s.DOFs.N() }
+
+// Element returns the tabulated element used for cells of kind k.
+func (s *Space) Element(k mesh.Kind) *element.Element { return s.elems[k] }
+
+// nodeNeighbours returns, for every node, the sorted nodes sharing a cell
+// with it (itself included), in compressed form.
+func (s *Space) nodeNeighbours() (ptr, adj []int) {
+	m := s.Mesh
+	nn := len(m.Nodes)
+	cptr := make([]int, nn+1)
+	for _, c := range m.Cells {
+		for _, n := range c.Nodes {
+			cptr[n+1]++
+		}
+	}
+	for i := 0; i < nn; i++ {
+		cptr[i+1] += cptr[i]
+	}
+	cells := make([]int, cptr[nn])
+	fill := slices.Clone(cptr[:nn])
+	for ci, c := range m.Cells {
+		for _, n := range c.Nodes {
+			cells[fill[n]] = ci
+			fill[n]++
+		}
+	}
+	mark := make([]int, nn)
+	for i := range mark {
+		mark[i] = -1
+	}
+	ptr = make([]int, 1, nn+1)
+	for n := 0; n < nn; n++ {
+		start := len(adj)
+		for _, ci := range cells[cptr[n]:cptr[n+1]] {
+			for _, o := range m.Cells[ci].Nodes {
+				if mark[o] != n {
+					mark[o] = n
+					adj = append(adj, o)
+				}
+			}
+		}
+		slices.Sort(adj[start:])
+		ptr = append(ptr, len(adj))
+	}
+	return ptr, adj
+}
+
+// buildPattern lays out the CSR pattern of the free DOFs: equation rows in
+// order, columns sorted within each row.
+func (s *Space) buildPattern() {
+	ptr, adj := s.nodeNeighbours()
+	eq := s.DOFs.Eq
+	s.indptr = make([]int, 1, s.N()+1)
+	for _, full := range s.DOFs.DOF {
+		node := full / 2
+		for _, o := range adj[ptr[node]:ptr[node+1]] {
+			for c := 0; c < 2; c++ {
+				if e := eq[2*o+c]; e >= 0 {
+					s.ind = append(s.ind, e)
+				}
+			}
+		}
+		s.indptr = append(s.indptr, len(s.ind))
+	}
+}
+
+// NewMatrix returns a zero matrix on the space's pattern. Its index slices
+// are shared with the space and every other matrix of it: do not modify them.
+func (s *Space) NewMatrix() *sparse.CSR {
+	n := s.N()
+	return sparse.NewCSR(n, n, s.indptr, s.ind, make([]float64, len(s.ind)))
+}
+
+// scatter adds the dense element matrix ke of a cell into A.
+func (s *Space) scatter(A []float64, ke []float64, eqs []int) {
+	nd := len(eqs)
+	for a, r := range eqs {
+		if r < 0 {
+			continue
+		}
+		row := s.ind[s.indptr[r]:s.indptr[r+1]]
+		base := s.indptr[r]
+		for b, c := range eqs {
+			if c < 0 {
+				continue
+			}
+			k, _ := slices.BinarySearch(row, c)
+			A[base+k] += ke[a*nd+b]
+		}
+	}
+}
+
+// cellEqs fills eqs with the equations of cell c's DOFs (-1 when fixed).
+func (s *Space) cellEqs(eqs []int, c int) []int {
+	eqs = eqs[:0]
+	for _, n := range s.Mesh.Cells[c].Nodes {
+		eqs = append(eqs, s.DOFs.Eq[2*n], s.DOFs.Eq[2*n+1])
+	}
+	return eqs
+}
+
+// kernel computes one cell's element matrix into ke (zeroed).
+type kernel func(e *element.Element, ke []float64, X [][2]float64) error
+
+// assembleMatrix loops over the cells with one kernel.
+func (s *Space) assembleMatrix(k kernel) (*sparse.CSR, error) {
+	A := s.NewMatrix()
+	data := A.RawMatrix().Data
+	var X [][2]float64
+	var eqs []int
+	ke := make([]float64, 16*16)
+	for c, cell := range s.Mesh.Cells {
+		nd := 2 * cell.Kind.NumNodes()
+		ke = ke[:nd*nd]
+		clear(ke)
+		X = s.Mesh.CellNodes(X, c)
+		if err := k(s.elems[cell.Kind], ke, X); err != nil {
+			return nil, fmt.Errorf("mesh %s: %s: %w", s.Mesh.Name, s.Mesh.CellAt(c), err)
+		}
+		eqs = s.cellEqs(eqs, c)
+		s.scatter(data, ke, eqs)
+	}
+	return A, nil
+}
+
+// Stiffness assembles the stiffness matrix K.
+func (s *Space) Stiffness(m element.Elastic) (*sparse.CSR, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	var w element.Workspace
+	return s.assembleMatrix(func(e *element.Element, ke []float64, X [][2]float64) error {
+		return e.Stiffness(ke, X, m, &w)
+	})
+}
+
+// Mass assembles the consistent mass matrix M.
+func (s *Space) Mass(m element.Elastic) (*sparse.CSR, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return s.assembleMatrix(func(e *element.Element, me []float64, X [][2]float64) error {
+		return e.Mass(me, X, m)
+	})
+}
+
+// LumpedMass returns the HRZ lumped mass per node (full numbering by node,
+// one value per node, shared by both components).
+func (s *Space) LumpedMass(m element.Elastic) ([]float64, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	ml := make([]float64, len(s.Mesh.Nodes))
+	var X [][2]float64
+	var cellMass [8]float64
+	for c, cell := range s.Mesh.Cells {
+		n := cell.Kind.NumNodes()
+		clear(cellMass[:n])
+		X = s.Mesh.CellNodes(X, c)
+		if err := s.elems[cell.Kind].LumpedMass(cellMass[:n], X, m); err != nil {
+			return nil, fmt.Errorf("mesh %s: %s: %w", s.Mesh.Name, s.Mesh.CellAt(c), err)
+		}
+		for a, node := range cell.Nodes {
+			ml[node] += cellMass[a]
+		}
+	}
+	return ml, nil
+}
+
+// Diagonal returns the matrix on the space's pattern whose diagonal holds
+// the nodal masses ml (per node, as LumpedMass returns), zero elsewhere.
+func (s *Space) Diagonal(ml []float64) *sparse.CSR {
+	A := s.NewMatrix()
+	data := A.RawMatrix().Data
+	for e, full := range s.DOFs.DOF {
+		k, _ := slices.BinarySearch(s.ind[s.indptr[e]:s.indptr[e+1]], e)
+		data[s.indptr[e]+k] = ml[full/2]
+	}
+	return A
+}
+
+// Combine returns a A + b B for two matrices of this space's pattern.
+func (s *Space) Combine(a float64, A *sparse.CSR, b float64, B *sparse.CSR) *sparse.CSR {
+	C := s.NewMatrix()
+	s.CombineTo(C, a, A, b, B)
+	return C
+}
+
+// CombineTo sets C = a A + b B for matrices of this space's pattern.
+func (s *Space) CombineTo(C *sparse.CSR, a float64, A *sparse.CSR, b float64, B *sparse.CSR) {
+	ad, bd, cd := A.RawMatrix().Data, B.RawMatrix().Data, C.RawMatrix().Data
+	if len(ad) != len(s.ind) || len(bd) != len(s.ind) || len(cd) != len(s.ind) {
+		panic("assemble: CombineTo with a matrix of another pattern")
+	}
+	for i := range cd {
+		cd[i] = a*ad[i] + b*bd[i]
+	}
+}
+
+// Ordering returns a fill-reducing ordering of the equations for package
+// cholesky: nested dissection of the node graph split by node coordinates,
+// each node's free DOFs kept together.
+func (s *Space) Ordering() []int {
+	ptr, adj := s.nodeNeighbours()
+	// Node graph without self loops, over all nodes (fixed ones included:
+	// they are dropped when expanding to equations).
+	g := cholesky.Graph{Xadj: make([]int, 1, len(ptr)), Adj: make([]int, 0, len(adj))}
+	for n := 0; n+1 < len(ptr); n++ {
+		for _, o := range adj[ptr[n]:ptr[n+1]] {
+			if o != n {
+				g.Adj = append(g.Adj, o)
+			}
+		}
+		g.Xadj = append(g.Xadj, len(g.Adj))
+	}
+	nodes, _ := cholesky.NestedDissection(g, s.Mesh.Nodes)
+	perm := make([]int, 0, s.N())
+	for _, n := range nodes {
+		for c := 0; c < 2; c++ {
+			if e := s.DOFs.Eq[2*n+c]; e >= 0 {
+				perm = append(perm, e)
+			}
+		}
+	}
+	return perm
+}
+
+// Factor factorises a matrix of this space (K, M or a combination) with
+// the space's ordering.
+func (s *Space) Factor(A *sparse.CSR) (*cholesky.Factor, error) {
+	f, err := cholesky.New(A, s.Ordering())
+	var pe *cholesky.PivotError
+	if errors.As(err, &pe) {
+		full := s.DOFs.DOF[pe.Row]
+		return nil, fmt.Errorf("mesh %s: %s, %s displacement: %w", s.Mesh.Name, s.Mesh.NodeAt(full/2), "xy"[full%2:full%2+1], err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mesh %s: %w", s.Mesh.Name, err)
+	}
+	return f, nil
+}
