@@ -12,9 +12,9 @@ type Comp int
 
 // Components.
 const (
-	X  Comp = 1 << iota // x only
-	Y                   // y only
-	XY = X | Y          // both
+	X  Comp    = 1 << iota // x only
+	Y                      // y only
+	XY = X | Y             // both
 )
 
 // ParseComp reads "x", "y" or "xy".

@@ -94,15 +94,22 @@ func (s *Space) buildPattern() {
 	ptr, adj := s.nodeNeighbours()
 	eq := s.DOFs.Eq
 	s.indptr = make([]int, 1, s.N()+1)
-	for _, full := range s.DOFs.DOF {
-		node := full / 2
+	row := func(node int, emit func(e int)) {
 		for _, o := range adj[ptr[node]:ptr[node+1]] {
 			for c := 0; c < 2; c++ {
 				if e := eq[2*o+c]; e >= 0 {
-					s.ind = append(s.ind, e)
+					emit(e)
 				}
 			}
 		}
+	}
+	nnz := 0
+	for _, full := range s.DOFs.DOF {
+		row(full/2, func(int) { nnz++ })
+	}
+	s.ind = make([]int, 0, nnz)
+	for _, full := range s.DOFs.DOF {
+		row(full/2, func(e int) { s.ind = append(s.ind, e) })
 		s.indptr = append(s.indptr, len(s.ind))
 	}
 }

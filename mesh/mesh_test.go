@@ -72,9 +72,9 @@ func TestCheckFindsProblems(t *testing.T) {
 		return m
 	}
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(m *Mesh)
-		want  string
+		want   string
 	}{
 		{"unused node", func(m *Mesh) { m.Nodes = append(m.Nodes, [2]float64{5, 5}) }, "node 6 at (5, 5) is used by no cell"},
 		{"duplicate node", func(m *Mesh) {

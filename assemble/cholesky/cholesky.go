@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/james-bowman/sparse"
 	sblas "github.com/james-bowman/sparse/blas"
@@ -85,113 +87,135 @@ func New(A *sparse.CSR, perm []int) (*Factor, error) {
 }
 
 // Refactor computes the numeric factor of a matrix with the same pattern as
-// the one given to New, reusing the analysis.
+// the one given to New, reusing the analysis. Independent subtrees of the
+// elimination tree are factorised in parallel, one per core (at most
+// GOMAXPROCS); the result does not depend on the number of cores.
 func (f *Factor) Refactor(A *sparse.CSR) error {
 	raw := A.RawMatrix()
 	if raw.I != f.sym.n || len(raw.Ind) != len(f.ind) {
 		return fmt.Errorf("cholesky: Refactor needs the pattern of the analysed matrix (%d rows, %d entries), got %d rows, %d entries", f.sym.n, len(f.ind), raw.I, len(raw.Ind))
 	}
-	s := f.sym
-	ns := len(s.first) - 1
-	update := make([][]float64, ns)
-	pos := make([]int, s.n)
-	var front []float64
-	for k := 0; k < ns; k++ {
-		rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
-		m, nc := len(rows), s.first[k+1]-s.first[k]
-		if cap(front) < m*m {
-			front = make([]float64, m*m)
-		}
-		F := front[:m*m]
-		clear(F)
-		for i, r := range rows {
-			pos[r] = i
-		}
-		f.assembleA(F, m, k, raw, pos)
-		for _, c := range s.children[s.childPtr[k]:s.childPtr[k+1]] {
-			extendAdd(F, m, update[c], s.rows[s.rowPtr[c]+s.first[c+1]-s.first[c]:s.rowPtr[c+1]], pos)
-			update[c] = nil
-		}
-		if err := f.partial(F, m, nc, k); err != nil {
-			return err
-		}
-		if m > nc {
-			u := make([]float64, (m-nc)*(m-nc))
-			for i := nc; i < m; i++ {
-				copy(u[(i-nc)*(m-nc):(i-nc+1)*(m-nc)], F[i*m+nc:i*m+m])
+	update := make([][]float64, len(f.sym.first)-1)
+	parts, top := f.sym.schedule(runtime.GOMAXPROCS(0))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for w, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pos := make([]int, f.sym.n)
+			for _, k := range part {
+				if errs[w] = f.front(k, raw, pos, update); errs[w] != nil {
+					return
+				}
 			}
-			update[k] = u
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	pos := make([]int, f.sym.n)
+	for _, k := range top {
+		if err := f.front(k, raw, pos, update); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// assembleA adds the lower part of A's columns of supernode k to the front
-// F (m x m, row-major, lower triangle used).
-func (f *Factor) assembleA(F []float64, m, k int, A *sblas.SparseMatrix, pos []int) {
+// front assembles and partially factorises supernode k's frontal matrix.
+// The front is kept in two pieces: the panel [F11; F21] (rows x columns of
+// the supernode), which becomes [L11; L21] in place, and the update matrix
+// F22 - L21 L21', handed to the parent through update[k].
+func (f *Factor) front(k int, A *sblas.SparseMatrix, pos []int, update [][]float64) error {
+	s := f.sym
+	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
+	m, nc := len(rows), s.first[k+1]-s.first[k]
+	L := f.panel[k]
+	if len(L) != m*nc {
+		L = make([]float64, m*nc)
+		f.panel[k] = L
+	} else {
+		clear(L)
+	}
+	var U []float64
+	if m > nc {
+		U = make([]float64, (m-nc)*(m-nc))
+	}
+	for i, r := range rows {
+		pos[r] = i
+	}
+	f.assembleA(L, nc, k, A, pos)
+	for _, c := range s.children[s.childPtr[k]:s.childPtr[k+1]] {
+		crows := s.rows[s.rowPtr[c]+s.first[c+1]-s.first[c] : s.rowPtr[c+1]]
+		extendAdd(L, U, nc, m, update[c], crows, pos)
+		update[c] = nil
+	}
+	update[k] = U
+	return f.partial(L, U, m, nc, k)
+}
+
+// assembleA adds the lower part of A's columns of supernode k to the panel.
+func (f *Factor) assembleA(L []float64, nc, k int, A *sblas.SparseMatrix, pos []int) {
 	s := f.sym
 	fc := s.first[k]
 	for j := fc; j < s.first[k+1]; j++ {
 		p := s.perm[j]
 		for e := A.Indptr[p]; e < A.Indptr[p+1]; e++ {
 			if i := s.iperm[A.Ind[e]]; i >= j {
-				F[pos[i]*m+j-fc] += A.Data[e]
+				L[pos[i]*nc+j-fc] += A.Data[e]
 			}
 		}
 	}
 }
 
-// extendAdd adds a child's update matrix (its rows given, sorted) to the
-// lower triangle of the parent's front.
-func extendAdd(F []float64, m int, u []float64, rows []int, pos []int) {
-	r := len(rows)
+// extendAdd adds a child's update matrix u (its rows given, sorted; lower
+// triangle) to the parent's panel L and update matrix U.
+func extendAdd(L, U []float64, nc, m int, u []float64, rows []int, pos []int) {
+	r, mu := len(rows), m-nc
 	for a, ra := range rows {
-		pa := pos[ra] * m
-		ua := u[a*r:]
-		for b := 0; b <= a; b++ {
-			F[pa+pos[rows[b]]] += ua[b]
+		pa := pos[ra]
+		ua := u[a*r : a*r+a+1]
+		for b, v := range ua {
+			if pb := pos[rows[b]]; pb < nc {
+				L[pa*nc+pb] += v
+			} else {
+				U[(pa-nc)*mu+pb-nc] += v
+			}
 		}
 	}
 }
 
-// partial factorises the first nc columns of the front: F11 = L11 L11',
-// L21 = F21 L11^-T, F22 -= L21 L21', and keeps [L11; L21] as the panel.
-func (f *Factor) partial(F []float64, m, nc, k int) error {
+// partial factorises the supernode's columns: F11 = L11 L11',
+// L21 = F21 L11^-T, and U = F22 - L21 L21'.
+func (f *Factor) partial(L, U []float64, m, nc, k int) error {
 	diag := make([]float64, nc)
 	for j := range diag {
-		diag[j] = F[j*m+j]
+		diag[j] = L[j*nc+j]
 	}
-	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: nc, Stride: m, Data: F}); !ok {
-		return f.pivotError(F, m, nc, k, diag)
+	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: nc, Stride: nc, Data: L}); !ok {
+		return f.pivotError(L, nc, k, diag)
 	}
 	for j := range diag {
-		if l := F[j*m+j]; l*l < pivotTol*diag[j] {
-			return f.pivotError(F, m, nc, k, diag)
+		if l := L[j*nc+j]; l*l < pivotTol*diag[j] {
+			return f.pivotError(L, nc, k, diag)
 		}
 	}
 	if m > nc {
-		L11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: m, Data: F}
-		L21 := blas64.General{Rows: m - nc, Cols: nc, Stride: m, Data: F[nc*m:]}
+		L11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: L}
+		L21 := blas64.General{Rows: m - nc, Cols: nc, Stride: nc, Data: L[nc*nc:]}
 		blas64.Trsm(blas.Right, blas.Trans, 1, L11, L21)
-		F22 := blas64.Symmetric{Uplo: blas.Lower, N: m - nc, Stride: m, Data: F[nc*m+nc:]}
-		blas64.Syrk(blas.NoTrans, -1, L21, 1, F22)
-	}
-	p := f.panel[k]
-	if len(p) != m*nc {
-		p = make([]float64, m*nc)
-		f.panel[k] = p
-	}
-	for i := 0; i < m; i++ {
-		copy(p[i*nc:(i+1)*nc], F[i*m:i*m+nc])
+		blas64.Syrk(blas.NoTrans, -1, L21, 1, blas64.Symmetric{Uplo: blas.Lower, N: m - nc, Stride: m - nc, Data: U})
 	}
 	return nil
 }
 
 // pivotError names the first failing row in the matrix's own numbering.
-func (f *Factor) pivotError(F []float64, m, nc, k int, diag []float64) error {
+func (f *Factor) pivotError(L []float64, nc, k int, diag []float64) error {
 	j := 0
 	for ; j < nc; j++ {
-		if l := F[j*m+j]; !(l*l >= pivotTol*diag[j]) || math.IsNaN(l) {
+		if l := L[j*nc+j]; !(l*l >= pivotTol*diag[j]) || math.IsNaN(l) {
 			break
 		}
 	}

@@ -1,0 +1,106 @@
+package assemble
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/mesh"
+)
+
+// benchSizes are rectangles of about 20k, 80k and 320k DOFs: Q4 with
+// (n+1)^2 nodes, Q8 with about 3 n^2 nodes on an n x n grid.
+var benchSizes = []struct {
+	kind mesh.Kind
+	n    int
+}{
+	{mesh.Q4, 100}, {mesh.Q4, 200}, {mesh.Q4, 400},
+	{mesh.Q8, 58}, {mesh.Q8, 116}, {mesh.Q8, 231},
+}
+
+func benchSpace(b *testing.B, k mesh.Kind, n int) *Space {
+	m, err := mesh.Rectangle([2]float64{}, 1, 1, n, n, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewSpace(m, Fix{"bottom", XY})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func name(s *Space, k mesh.Kind) string {
+	return fmt.Sprintf("%v/dofs=%dk", k, int(math.Round(float64(s.N())/1000)))
+}
+
+// BenchmarkAssemble times the assembly of K and M on a fixed pattern.
+func BenchmarkAssemble(b *testing.B) {
+	for _, sz := range benchSizes {
+		s := benchSpace(b, sz.kind, sz.n)
+		b.Run(name(s, sz.kind), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Stiffness(steel); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Mass(steel); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(s.ind)), "nnz(K)")
+			b.ReportMetric(float64(s.N())*float64(b.N)/b.Elapsed().Seconds(), "DOF/s")
+		})
+	}
+}
+
+// BenchmarkFactor times ordering, analysis and numeric factorisation of
+// Mhat = M + h^2/4 K, and reports nnz(L) and the heap in use with it.
+func BenchmarkFactor(b *testing.B) {
+	for _, sz := range benchSizes {
+		s := benchSpace(b, sz.kind, sz.n)
+		K, _ := s.Stiffness(steel)
+		M, _ := s.Mass(steel)
+		A := s.Combine(1, M, 0.25e-12, K)
+		b.Run(name(s, sz.kind), func(b *testing.B) {
+			var f *cholesky.Factor
+			for b.Loop() {
+				var err error
+				if f, err = s.Factor(A); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(f.Stats().NNZL), "nnz(L)")
+			// Heap in use with the factor, the matrices and the mesh alive.
+			b.ReportMetric(float64(ms.HeapInuse)/1e6, "heapMB")
+			runtime.KeepAlive(f)
+		})
+	}
+}
+
+// BenchmarkSolve times one forward and backward substitution.
+func BenchmarkSolve(b *testing.B) {
+	for _, sz := range benchSizes {
+		s := benchSpace(b, sz.kind, sz.n)
+		K, _ := s.Stiffness(steel)
+		M, _ := s.Mass(steel)
+		f, err := s.Factor(s.Combine(1, M, 0.25e-12, K))
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := s.Vector()
+		for i := range x {
+			x[i] = 1
+		}
+		b.Run(name(s, sz.kind), func(b *testing.B) {
+			for b.Loop() {
+				f.SolveTo(x, x)
+			}
+			b.ReportMetric(float64(f.Stats().NNZL), "nnz(L)")
+		})
+	}
+}

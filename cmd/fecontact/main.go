@@ -1,0 +1,100 @@
+// Command fecontact computes the dynamics of 2D elastic bodies with
+// unilateral contact and Coulomb friction by the Non-Smooth Contact
+// Dynamics method of Jean and Moreau.
+//
+// Usage:
+//
+//	fecontact mesh FILE.msh [-o out.vtu]
+//	fecontact mesh rect --kind Q8 --size 0.12x0.04 --cells 30x10 [-o out.vtu]
+//	fecontact free [flags] -o out/
+//
+// Run "fecontact help" or "fecontact CMD -h" for the flags of each command.
+// The command only wires packages together: the numerics live in the
+// packages of the module.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errUsage marks errors in the command line itself (exit status 2).
+var errUsage = errors.New("usage")
+
+type command struct {
+	name, summary string
+	run           func(args []string, stdout io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"mesh", "summarise a mesh (Gmsh file or built-in rectangle) and write it as .vtu", meshCmd},
+		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
+	}
+}
+
+// run executes one command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(args[1:], stdout)
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				fmt.Fprintf(stderr, "fecontact %s: %v\n", c.name, err)
+				return 2
+			default:
+				fmt.Fprintf(stderr, "fecontact %s: %v\n", c.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "fecontact: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: fecontact COMMAND [arguments]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'fecontact COMMAND -h' for a command's flags.")
+}
+
+// parse parses flags that may come before, between or after positional
+// arguments, and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

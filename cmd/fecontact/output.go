@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// bodyGrid turns a body's state into a VTK grid: the reference mesh with
+// displacement and velocity vectors and recovered stresses.
+func bodyGrid(b *timestep.Body) (*vtk.Grid, error) {
+	g := vtk.FromMesh(b.Space.Mesh)
+	u := b.Displacement()
+	g.AddPointVector("displacement", u)
+	g.AddPointVector("velocity", b.Velocity())
+	st, err := b.Space.Stresses(u, b.Material)
+	if err != nil {
+		return nil, fmt.Errorf("body %s: %w", b.Name, err)
+	}
+	nn, nc := len(st.Node), len(st.Cell)
+	xx, yy, xy, vm := make([]float64, nn), make([]float64, nn), make([]float64, nn), make([]float64, nn)
+	for i, s := range st.Node {
+		xx[i], yy[i], xy[i], vm[i] = s.XX, s.YY, s.XY, s.VonMises()
+	}
+	g.AddPointScalar("stress_xx", xx)
+	g.AddPointScalar("stress_yy", yy)
+	g.AddPointScalar("stress_xy", xy)
+	g.AddPointScalar("von_mises", vm)
+	cvm := make([]float64, nc)
+	for i, s := range st.Cell {
+		cvm[i] = s.VonMises()
+	}
+	g.AddCellScalar("von_mises", cvm)
+	return g, nil
+}
+
+// series writes one .vtu per body per output step and the .pvd that
+// collects them; the .pvd is rewritten after every output step, so that it
+// only ever lists complete pieces.
+type series struct {
+	dir, name string
+	enc       vtk.Encoding
+	pvd       vtk.Collection
+	count     int
+}
+
+func (s *series) write(t float64, bodies []*timestep.Body) error {
+	for i, b := range bodies {
+		g, err := bodyGrid(b)
+		if err != nil {
+			return err
+		}
+		file := fmt.Sprintf("%s_%s_%05d.vtu", s.name, b.Name, s.count)
+		if err := vtk.WriteVTU(filepath.Join(s.dir, file), g, s.enc); err != nil {
+			return err
+		}
+		s.pvd.Add(t, i, file)
+	}
+	s.count++
+	return s.pvd.Write(filepath.Join(s.dir, s.name+".pvd"))
+}
+
+// history writes the per-step energy history as CSV.
+type history struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+func newHistory(path string) (*history, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance")
+	return &history{f: f, w: w}, nil
+}
+
+func (h *history) add(step int, t float64, e timestep.Energy) {
+	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n", step, t,
+		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance())
+}
+
+func (h *history) close() error {
+	if err := h.w.Flush(); err != nil {
+		h.f.Close()
+		return err
+	}
+	return h.f.Close()
+}

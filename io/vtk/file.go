@@ -1,0 +1,85 @@
+package vtk
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes a file atomically: the content goes to a temporary file
+// in the same folder, which is synced and renamed to path only when complete.
+func WriteFile(path string, write func(w io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("vtk: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = write(tmp); err != nil {
+		return fmt.Errorf("vtk: %s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("vtk: %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("vtk: %s: %w", path, err)
+	}
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("vtk: %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("vtk: %w", err)
+	}
+	return nil
+}
+
+// WriteVTU writes a grid to path atomically.
+func WriteVTU(path string, g *Grid, enc Encoding) error {
+	return WriteFile(path, func(w io.Writer) error { return EncodeVTU(w, g, enc) })
+}
+
+// Collection is a PVD time collection: a list of (time, part, file)
+// entries, the files named relative to the .pvd.
+type Collection struct {
+	entries []entry
+}
+
+type entry struct {
+	time float64
+	part int
+	file string
+}
+
+// Add records a file for a time step; part numbers pieces written for the
+// same time (0 when there is one).
+func (c *Collection) Add(time float64, part int, file string) {
+	c.entries = append(c.entries, entry{time, part, file})
+}
+
+// Len is the number of entries.
+func (c *Collection) Len() int { return len(c.entries) }
+
+// Write writes the collection to path atomically.
+func (c *Collection) Write(path string) error {
+	return WriteFile(path, func(w io.Writer) error {
+		if _, err := fmt.Fprint(w, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n<Collection>\n"); err != nil {
+			return err
+		}
+		for _, e := range c.entries {
+			if _, err := fmt.Fprintf(w, "<DataSet timestep=\"%.17g\" group=\"\" part=\"%d\" file=\"%s\"/>\n", e.time, e.part, xmlEscape(e.file)); err != nil {
+				return err
+			}
+		}
+		_, err := fmt.Fprint(w, "</Collection>\n</VTKFile>\n")
+		return err
+	})
+}

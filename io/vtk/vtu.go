@@ -1,0 +1,277 @@
+package vtk
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/fecontact/fecontact/mesh"
+)
+
+// Encoding selects how data arrays are stored.
+type Encoding int
+
+// Encodings.
+const (
+	Base64 Encoding = iota // inline binary, base64 (default)
+	Raw                    // appended raw binary
+	ASCII                  // text
+)
+
+// ParseEncoding reads "base64", "raw" or "ascii".
+func ParseEncoding(s string) (Encoding, error) {
+	switch s {
+	case "base64", "binary", "":
+		return Base64, nil
+	case "raw", "appended":
+		return Raw, nil
+	case "ascii":
+		return ASCII, nil
+	}
+	return 0, fmt.Errorf("vtk encoding %q: expected base64, raw or ascii", s)
+}
+
+// Field is a named array with Components values per point or cell.
+type Field struct {
+	Name       string
+	Components int
+	Values     []float64
+}
+
+// Grid is an unstructured grid to write.
+type Grid struct {
+	Points    [][2]float64
+	Cells     []mesh.Cell
+	PointData []Field
+	CellData  []Field
+}
+
+// FromMesh returns a grid of the mesh's nodes and cells with no fields.
+func FromMesh(m *mesh.Mesh) *Grid {
+	return &Grid{Points: m.Nodes, Cells: m.Cells}
+}
+
+// AddPointVector adds a 2D vector field given as (x, y) pairs per point
+// (len 2 x points), written with z = 0.
+func (g *Grid) AddPointVector(name string, xy []float64) {
+	g.PointData = append(g.PointData, Field{Name: name, Components: 3, Values: pad3(xy)})
+}
+
+// AddPointScalar adds one value per point.
+func (g *Grid) AddPointScalar(name string, v []float64) {
+	g.PointData = append(g.PointData, Field{Name: name, Components: 1, Values: v})
+}
+
+// AddCellScalar adds one value per cell.
+func (g *Grid) AddCellScalar(name string, v []float64) {
+	g.CellData = append(g.CellData, Field{Name: name, Components: 1, Values: v})
+}
+
+func pad3(xy []float64) []float64 {
+	out := make([]float64, 3*len(xy)/2)
+	for i := 0; i < len(xy)/2; i++ {
+		out[3*i], out[3*i+1] = xy[2*i], xy[2*i+1]
+	}
+	return out
+}
+
+// CellType is the VTK cell type of a mesh kind.
+func CellType(k mesh.Kind) uint8 {
+	return [...]uint8{mesh.T3: 5, mesh.Q4: 9, mesh.T6: 22, mesh.Q8: 23}[k]
+}
+
+// check reports fields whose size does not match the grid, and values that
+// are not finite (a NaN in a result must not reach a file silently).
+func (g *Grid) check() error {
+	for _, set := range []struct {
+		what   string
+		n      int
+		fields []Field
+	}{{"point", len(g.Points), g.PointData}, {"cell", len(g.Cells), g.CellData}} {
+		for _, f := range set.fields {
+			if f.Components < 1 || len(f.Values) != set.n*f.Components {
+				return fmt.Errorf("vtk: %s field %q has %d values for %d %ss x %d components", set.what, f.Name, len(f.Values), set.n, set.what, f.Components)
+			}
+			for i, v := range f.Values {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("vtk: %s field %q: value %d of %s %d is %v", set.what, f.Name, i%f.Components, set.what, i/f.Components, v)
+				}
+			}
+		}
+	}
+	for i, p := range g.Points {
+		if math.IsNaN(p[0]+p[1]) || math.IsInf(p[0]+p[1], 0) {
+			return fmt.Errorf("vtk: point %d is at (%v, %v)", i, p[0], p[1])
+		}
+	}
+	return nil
+}
+
+// array is one DataArray before encoding.
+type array struct {
+	name  string
+	typ   string // Float64, Int64, UInt8
+	comps int
+	f64   []float64
+	i64   []int64
+	u8    []uint8
+}
+
+// size is the length of the array's binary form.
+func (a *array) size() int { return 8*(len(a.f64)+len(a.i64)) + len(a.u8) }
+
+func (a *array) bytes() []byte {
+	switch a.typ {
+	case "Float64":
+		b := make([]byte, 8*len(a.f64))
+		for i, v := range a.f64 {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+		}
+		return b
+	case "Int64":
+		b := make([]byte, 8*len(a.i64))
+		for i, v := range a.i64 {
+			binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
+		}
+		return b
+	}
+	return a.u8
+}
+
+func (a *array) ascii(w *bufio.Writer) {
+	var buf []byte
+	n := max(len(a.f64), len(a.i64), len(a.u8))
+	for i := 0; i < n; i++ {
+		buf = buf[:0]
+		switch a.typ {
+		case "Float64":
+			buf = strconv.AppendFloat(buf, a.f64[i], 'g', -1, 64)
+		case "Int64":
+			buf = strconv.AppendInt(buf, a.i64[i], 10)
+		default:
+			buf = strconv.AppendUint(buf, uint64(a.u8[i]), 10)
+		}
+		if (i+1)%a.comps == 0 || i == n-1 {
+			buf = append(buf, '\n')
+		} else {
+			buf = append(buf, ' ')
+		}
+		w.Write(buf)
+	}
+}
+
+// EncodeVTU writes the grid as a VTK XML unstructured grid to w.
+func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
+	if err := g.check(); err != nil {
+		return err
+	}
+	pts := make([]float64, 3*len(g.Points))
+	for i, p := range g.Points {
+		pts[3*i], pts[3*i+1] = p[0], p[1]
+	}
+	var conn, offs []int64
+	types := make([]uint8, len(g.Cells))
+	for i, c := range g.Cells {
+		for _, n := range c.Nodes {
+			conn = append(conn, int64(n))
+		}
+		offs = append(offs, int64(len(conn)))
+		types[i] = CellType(c.Kind)
+	}
+	fields := func(fs []Field) []*array {
+		var out []*array
+		for _, f := range fs {
+			out = append(out, &array{name: f.Name, typ: "Float64", comps: f.Components, f64: f.Values})
+		}
+		return out
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	e := &encoder{w: bw, enc: enc}
+	e.printf("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<UnstructuredGrid>\n")
+	e.printf("<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n", len(g.Points), len(g.Cells))
+	e.section("PointData", fields(g.PointData))
+	e.section("CellData", fields(g.CellData))
+	e.section("Points", []*array{{name: "Points", typ: "Float64", comps: 3, f64: pts}})
+	e.section("Cells", []*array{
+		{name: "connectivity", typ: "Int64", comps: 1, i64: conn},
+		{name: "offsets", typ: "Int64", comps: 1, i64: offs},
+		{name: "types", typ: "UInt8", comps: 1, u8: types},
+	})
+	e.printf("</Piece>\n</UnstructuredGrid>\n")
+	if enc == Raw {
+		e.printf("<AppendedData encoding=\"raw\">\n_")
+		for _, a := range e.appended {
+			b := a.bytes()
+			var head [8]byte
+			binary.LittleEndian.PutUint64(head[:], uint64(len(b)))
+			bw.Write(head[:])
+			bw.Write(b)
+		}
+		e.printf("\n</AppendedData>\n")
+	}
+	e.printf("</VTKFile>\n")
+	return bw.Flush()
+}
+
+type encoder struct {
+	w        *bufio.Writer
+	enc      Encoding
+	offset   int64
+	appended []*array
+}
+
+func (e *encoder) printf(format string, a ...any) { fmt.Fprintf(e.w, format, a...) }
+
+func (e *encoder) section(tag string, arrays []*array) {
+	if len(arrays) == 0 && tag != "Points" && tag != "Cells" {
+		return
+	}
+	e.printf("<%s>\n", tag)
+	for _, a := range arrays {
+		e.printf("<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"", a.typ, xmlEscape(a.name), a.comps)
+		switch e.enc {
+		case ASCII:
+			e.printf(" format=\"ascii\">\n")
+			a.ascii(e.w)
+		case Base64:
+			b := a.bytes()
+			buf := make([]byte, 8+len(b))
+			binary.LittleEndian.PutUint64(buf, uint64(len(b)))
+			copy(buf[8:], b)
+			e.printf(" format=\"binary\">\n")
+			enc := base64.NewEncoder(base64.StdEncoding, e.w)
+			enc.Write(buf)
+			enc.Close()
+			e.printf("\n")
+		case Raw:
+			e.printf(" format=\"appended\" offset=\"%d\">\n", e.offset)
+			e.appended = append(e.appended, a)
+			e.offset += 8 + int64(a.size())
+		}
+		e.printf("</DataArray>\n")
+	}
+	e.printf("</%s>\n", tag)
+}
+
+func xmlEscape(s string) string {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<':
+			out = append(out, "&lt;"...)
+		case '>':
+			out = append(out, "&gt;"...)
+		case '&':
+			out = append(out, "&amp;"...)
+		case '"':
+			out = append(out, "&quot;"...)
+		default:
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}

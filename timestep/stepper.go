@@ -1,0 +1,285 @@
+package timestep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Energy is a body's energy account. Kinetic and Elastic are current
+// values; the others accumulate from the start. Balance is constant in time
+// up to round-off (see the package documentation).
+type Energy struct {
+	Kinetic   float64 // v'Mv/2
+	Elastic   float64 // q'Kq/2
+	External  float64 // work of external forces, f_theta' dq
+	Damping   float64 // Rayleigh damping loss, h v_theta' C v_theta
+	Numerical float64 // dissipation of theta > 1/2
+	Contact   float64 // work of contact impulses, v_theta' r (negative when they dissipate)
+}
+
+// Balance is Kinetic + Elastic + Damping + Numerical - External - Contact,
+// which the scheme keeps equal to its initial value.
+func (e Energy) Balance() float64 {
+	return e.Kinetic + e.Elastic + e.Damping + e.Numerical - e.External - e.Contact
+}
+
+// Add returns the sum of two accounts.
+func (e Energy) Add(o Energy) Energy {
+	return Energy{e.Kinetic + o.Kinetic, e.Elastic + o.Elastic, e.External + o.External,
+		e.Damping + o.Damping, e.Numerical + o.Numerical, e.Contact + o.Contact}
+}
+
+// Stepper advances bodies by the theta-method.
+type Stepper struct {
+	H, Theta float64
+	Time     float64
+	Steps    int
+	bodies   []*state
+	stage    int // 0: ready for FreeVelocity, 1: between FreeVelocity and Finish
+}
+
+// state is one body's factor and workspaces.
+type state struct {
+	b        *Body
+	mhat     *sparse.CSR
+	factor   *cholesky.Factor
+	f0, f1   []float64 // forces at the start and end of the step
+	rhs, dv  []float64
+	vfree    []float64
+	r        []float64 // accumulated generalised impulse
+	impulse  bool
+	kv0, mv0 []float64 // K v and M v at the start of the step
+	kv1, mv1 []float64
+	kq       []float64 // K q, updated incrementally
+	energy   Energy
+}
+
+// NewStepper checks the step parameters, factorises each body's Mhat and
+// books the initial energies.
+func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
+	if err := checkStep(h, theta); err != nil {
+		return nil, err
+	}
+	s := &Stepper{H: h, Theta: theta}
+	for _, b := range bodies {
+		n := b.Space.N()
+		st := &state{b: b, mhat: b.Space.NewMatrix()}
+		for _, p := range []*[]float64{&st.f0, &st.f1, &st.rhs, &st.dv, &st.vfree, &st.r, &st.kv0, &st.mv0, &st.kv1, &st.mv1, &st.kq} {
+			*p = make([]float64, n)
+		}
+		s.bodies = append(s.bodies, st)
+	}
+	if err := s.factorise(); err != nil {
+		return nil, err
+	}
+	for _, st := range s.bodies {
+		st.start()
+		if err := st.b.Force(st.f0, 0); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func checkStep(h, theta float64) error {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("time step h = %g must be positive and finite", h)
+	}
+	if !(theta >= 0.5 && theta <= 1) {
+		return fmt.Errorf("theta = %g must lie in [1/2, 1]", theta)
+	}
+	return nil
+}
+
+// start computes K q, K v, M v and the energies of the current state.
+func (st *state) start() {
+	b := st.b
+	assemble.MulVecTo(st.kq, b.K, b.Q)
+	assemble.MulVecTo(st.kv0, b.K, b.V)
+	assemble.MulVecTo(st.mv0, b.M, b.V)
+	st.energy.Kinetic = floats.Dot(b.V, st.mv0) / 2
+	st.energy.Elastic = floats.Dot(b.Q, st.kq) / 2
+}
+
+// factorise forms Mhat = (1 + h theta alpha) M + (h theta beta + h^2 theta^2) K
+// and factorises it, reusing the symbolic analysis when there is one.
+func (s *Stepper) factorise() error {
+	ht := s.H * s.Theta
+	for _, st := range s.bodies {
+		d := st.b.Damping
+		st.b.Space.CombineTo(st.mhat, 1+ht*d.Alpha, st.b.M, ht*d.Beta+ht*ht, st.b.K)
+		var err error
+		if st.factor == nil {
+			st.factor, err = st.b.Space.Factor(st.mhat)
+		} else {
+			err = st.factor.Refactor(st.mhat)
+		}
+		if err != nil {
+			return fmt.Errorf("body %s: factorising M + h theta C + h^2 theta^2 K: %w", st.b.Name, err)
+		}
+	}
+	return nil
+}
+
+// SetStep changes h (and theta) and refactorises every body's Mhat.
+func (s *Stepper) SetStep(h, theta float64) error {
+	if s.stage != 0 {
+		return errors.New("timestep: SetStep in the middle of a step")
+	}
+	if err := checkStep(h, theta); err != nil {
+		return err
+	}
+	s.H, s.Theta = h, theta
+	if err := s.factorise(); err != nil {
+		return err
+	}
+	for _, st := range s.bodies {
+		if err := st.b.Force(st.f0, s.Time); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Step advances all bodies by one step without contact impulses.
+func (s *Stepper) Step() error {
+	if err := s.FreeVelocity(); err != nil {
+		return err
+	}
+	return s.Finish()
+}
+
+// FreeVelocity computes every body's velocity at the end of the step as if
+// no impulse acted: v_free = v0 + Mhat^-1 h [f_theta - K (q0 + h theta v0) - C v0].
+func (s *Stepper) FreeVelocity() error {
+	if s.stage != 0 {
+		return errors.New("timestep: FreeVelocity called twice without Finish")
+	}
+	h, th := s.H, s.Theta
+	for _, st := range s.bodies {
+		b := st.b
+		if err := b.Force(st.f1, s.Time+h); err != nil {
+			return err
+		}
+		a, be := b.Damping.Alpha, b.Damping.Beta
+		for i := range st.rhs {
+			ft := th*st.f1[i] + (1-th)*st.f0[i]
+			st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
+		}
+		st.factor.SolveTo(st.dv, st.rhs)
+		floats.AddTo(st.vfree, b.V, st.dv)
+		clear(st.r)
+		st.impulse = false
+	}
+	s.stage = 1
+	return nil
+}
+
+// NumBodies is the number of bodies.
+func (s *Stepper) NumBodies() int { return len(s.bodies) }
+
+// Body returns body i.
+func (s *Stepper) Body(i int) *Body { return s.bodies[i].b }
+
+// FreeV returns body i's free velocity of the current step (read only).
+func (s *Stepper) FreeV(i int) []float64 { return s.bodies[i].vfree }
+
+// Solve sets dst = Mhat^-1 r for body i: the velocity change an impulse r
+// causes, the building block of the Delassus operator H' Mhat^-1 H.
+func (s *Stepper) Solve(i int, dst, r []float64) { s.bodies[i].factor.SolveTo(dst, r) }
+
+// AddImpulse adds a generalised impulse r = H P (on body i's free DOFs) to
+// the current step.
+func (s *Stepper) AddImpulse(i int, r []float64) {
+	floats.Add(s.bodies[i].r, r)
+	s.bodies[i].impulse = true
+}
+
+// Finish applies the impulses, sets v1 and q1, and books the energies.
+func (s *Stepper) Finish() error {
+	if s.stage != 1 {
+		return errors.New("timestep: Finish without FreeVelocity")
+	}
+	h, th := s.H, s.Theta
+	for _, st := range s.bodies {
+		b := st.b
+		if st.impulse {
+			st.factor.SolveTo(st.rhs, st.r) // rhs is free now: reuse it
+			floats.Add(st.dv, st.rhs)
+		}
+		e := &st.energy
+		var work, damp, contact float64
+		a, be := b.Damping.Alpha, b.Damping.Beta
+		for i := range b.V {
+			v0, v1 := b.V[i], b.V[i]+st.dv[i]
+			vt := th*v1 + (1-th)*v0
+			dq := h * vt
+			b.V[i] = v1
+			b.Q[i] += dq
+			work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
+			contact += vt * st.r[i]
+		}
+		assemble.MulVecTo(st.kv1, b.K, b.V)
+		assemble.MulVecTo(st.mv1, b.M, b.V)
+		var numM, numK, kin, ela float64
+		for i := range b.V {
+			vt := th*b.V[i] + (1-th)*(b.V[i]-st.dv[i])
+			mvt := th*st.mv1[i] + (1-th)*st.mv0[i]
+			kvt := th*st.kv1[i] + (1-th)*st.kv0[i]
+			damp += h * vt * (a*mvt + be*kvt)
+			dkq := h * kvt
+			numM += st.dv[i] * (st.mv1[i] - st.mv0[i])
+			numK += h * vt * dkq
+			st.kq[i] += dkq
+			kin += b.V[i] * st.mv1[i]
+			ela += b.Q[i] * st.kq[i]
+		}
+		e.Kinetic, e.Elastic = kin/2, ela/2
+		e.External += work
+		e.Damping += damp
+		e.Contact += contact
+		e.Numerical += (th - 0.5) * (numM + numK)
+		if math.IsNaN(kin + ela) {
+			return fmt.Errorf("body %s: the state is NaN at t = %g (step %d)", b.Name, s.Time+h, s.Steps+1)
+		}
+		st.f0, st.f1 = st.f1, st.f0
+		st.kv0, st.kv1 = st.kv1, st.kv0
+		st.mv0, st.mv1 = st.mv1, st.mv0
+	}
+	s.Time += h
+	s.Steps++
+	s.stage = 0
+	return nil
+}
+
+// Energy returns body i's energy account.
+func (s *Stepper) Energy(i int) Energy { return s.bodies[i].energy }
+
+// TotalEnergy sums the accounts of all bodies.
+func (s *Stepper) TotalEnergy() Energy {
+	var e Energy
+	for _, st := range s.bodies {
+		e = e.Add(st.energy)
+	}
+	return e
+}
+
+// Restart takes the bodies' current Q and V as a new initial state: it
+// recomputes the cached products and restarts the energy accounts. Call it
+// after changing Q or V by hand between steps.
+func (s *Stepper) Restart() error {
+	if s.stage != 0 {
+		return errors.New("timestep: Restart in the middle of a step")
+	}
+	for _, st := range s.bodies {
+		st.energy = Energy{}
+		st.start()
+	}
+	return nil
+}
