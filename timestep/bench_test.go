@@ -34,4 +34,3 @@ func BenchmarkStep(b *testing.B) {
 	b.ReportMetric(perStep/solve, "step/solve")
 	b.ReportMetric(float64(body.Space.N()), "DOFs")
 }
-
