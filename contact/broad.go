@@ -1,0 +1,108 @@
+package contact
+
+import "math"
+
+// box is an axis-aligned bounding box.
+type box struct{ lo, hi [2]float64 }
+
+func (b box) grow(d float64) box {
+	return box{[2]float64{b.lo[0] - d, b.lo[1] - d}, [2]float64{b.hi[0] + d, b.hi[1] + d}}
+}
+
+func (b box) contains(x [2]float64) bool {
+	return x[0] >= b.lo[0] && x[0] <= b.hi[0] && x[1] >= b.lo[1] && x[1] <= b.hi[1]
+}
+
+func boxOf(pts ...[2]float64) box {
+	b := box{pts[0], pts[0]}
+	for _, p := range pts[1:] {
+		b.lo[0], b.lo[1] = math.Min(b.lo[0], p[0]), math.Min(b.lo[1], p[1])
+		b.hi[0], b.hi[1] = math.Max(b.hi[0], p[0]), math.Max(b.hi[1], p[1])
+	}
+	return b
+}
+
+// grid is the broad phase: a uniform grid whose cells list the entries
+// whose boxes (grown by the alert distance) overlap them, in compressed
+// form. A point within the alert distance of an entry lies in its grown
+// box and so in one of the cells the entry is listed in: the grid misses
+// nothing, and its cost is linear in the entries and the queries.
+type grid struct {
+	lo         [2]float64
+	size       float64
+	nx, ny     int
+	start, ids []int
+	boxes      []box
+}
+
+// newGrid builds the grid for the given (already grown) boxes. The cell
+// size is the larger of the mean box extent and the size that gives about
+// one cell per box over the covered area.
+func newGrid(boxes []box) *grid {
+	g := &grid{boxes: boxes}
+	if len(boxes) == 0 {
+		return g
+	}
+	all := boxes[0]
+	var mean float64
+	for _, b := range boxes {
+		all = boxOf(all.lo, all.hi, b.lo, b.hi)
+		mean += math.Max(b.hi[0]-b.lo[0], b.hi[1]-b.lo[1])
+	}
+	mean /= float64(len(boxes))
+	w, h := all.hi[0]-all.lo[0], all.hi[1]-all.lo[1]
+	g.size = math.Max(mean, math.Sqrt(w*h/float64(len(boxes))))
+	if !(g.size > 0) {
+		g.size = 1
+	}
+	g.lo = all.lo
+	g.nx = int(w/g.size) + 1
+	g.ny = int(h/g.size) + 1
+	g.start = make([]int, g.nx*g.ny+1)
+	g.each(func(c, _ int) { g.start[c+1]++ })
+	for c := 0; c < g.nx*g.ny; c++ {
+		g.start[c+1] += g.start[c]
+	}
+	g.ids = make([]int, g.start[g.nx*g.ny])
+	fill := append([]int(nil), g.start[:g.nx*g.ny]...)
+	g.each(func(c, id int) {
+		g.ids[fill[c]] = id
+		fill[c]++
+	})
+	return g
+}
+
+func (g *grid) cell(x [2]float64) (int, int) {
+	return int((x[0] - g.lo[0]) / g.size), int((x[1] - g.lo[1]) / g.size)
+}
+
+// each calls f(cell, entry) for every cell an entry's box overlaps.
+func (g *grid) each(f func(c, id int)) {
+	for id, b := range g.boxes {
+		i0, j0 := g.cell(b.lo)
+		i1, j1 := g.cell(b.hi)
+		for j := max(j0, 0); j <= min(j1, g.ny-1); j++ {
+			for i := max(i0, 0); i <= min(i1, g.nx-1); i++ {
+				f(j*g.nx+i, id)
+			}
+		}
+	}
+}
+
+// near appends to dst the entries whose grown box contains x.
+func (g *grid) near(dst []int, x [2]float64) []int {
+	if g.nx == 0 {
+		return dst
+	}
+	i, j := g.cell(x)
+	if i < 0 || j < 0 || i >= g.nx || j >= g.ny || math.IsNaN(x[0]+x[1]) {
+		return dst
+	}
+	c := j*g.nx + i
+	for _, id := range g.ids[g.start[c]:g.start[c+1]] {
+		if g.boxes[id].contains(x) {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,46 @@
+// Package contact owns the geometry of contact (DESIGN.md sections 4-5):
+// candidate boundaries of deformable bodies, their antagonists (a boundary
+// of another body, or a rigid obstacle with prescribed motion), detection by
+// a broad phase (uniform grid) and a narrow phase (closest point), local
+// frames, gaps, the pairing matrix P_ij of seeds/000 section 8, and the
+// contact operator H that maps the bodies' velocities to local relative
+// velocities. It does not know how contact is solved.
+//
+// Conventions:
+//
+//   - A candidate node i of a Side is projected on the closest point x_a of
+//     its antagonist. n is the antagonist's unit normal at x_a pointing to
+//     the free side (towards the candidate when it is outside), t = (-n_y,
+//     n_x), and the gap g = (x_c - x_a).n is negative for penetration.
+//     Body boundary edges have the body on their left (mesh's convention),
+//     so their outward normal is (dy, -dx)/L. Obstacle polylines have the
+//     obstacle on their right: walking from the first to the last point the
+//     free side is on the left, so a floor is listed left to right.
+//   - Convex corners are rounded with zero radius: when the closest point of
+//     an antagonist is one of its vertices and the candidate is outside,
+//     n = (x_c - x_vertex)/|x_c - x_vertex| and g = |x_c - x_vertex|, so the
+//     normal turns continuously around the corner. A candidate exactly at a
+//     vertex, or behind the antagonist, takes the normal of the nearest edge
+//     with the largest signed gap (the nearer face).
+//   - A candidate is paired when its distance to the antagonist's closest
+//     point is at most the pair's alert distance: a point deeper behind the
+//     antagonist than that is not detected, so the alert distance must
+//     exceed the penetration the time step can produce.
+//   - Contact units: one per candidate node j, with the reaction basis
+//     function F_j (a hat: F_j = E_j on 2-node edges, half-edge linear hats on
+//     3-node edges, non-negative in both cases). P_ij = integral over the
+//     candidate boundary of E_i F_j da, in the reference configuration,
+//     times the thickness (m^2). Basis Pairing uses P as it is; Basis Nodal
+//     lumps each column onto the diagonal (P_jj = integral of F_j: the
+//     tributary area of node j), which is node-to-segment contact with
+//     forces concentrated at nodes. On 2-node edges both forms give the
+//     consistent load of a uniform pressure; on 3-node edges only Pairing
+//     does (1/6, 2/3, 1/6 of the edge load, against 1/4, 1/2, 1/4).
+//   - Unit j's local velocity is U~_j = sum_i P_ij U_i over the nodes i that
+//     found an antagonist, U_i = ((v_c - v_a).n_i, (v_c - v_a).t_i) in node
+//     i's frame; its gap g~_j = sum_i P_ij g_i. H~_j = sum_i P_ij H_i holds
+//     the two rows (normal, tangent) of U~_j = H~_j v + Rigid_j, where
+//     Rigid_j is the obstacle's velocity term. The reaction R_j (Pa, N and T
+//     components) is the density whose generalised force is H~_j' R_j, so
+//     an impulse P_j (Pa s) gives nodal impulses H~_j' P_j (N s).
+package contact

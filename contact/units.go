@@ -1,0 +1,103 @@
+package contact
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/fecontact/fecontact/element"
+)
+
+// units builds pair p's contact units from its projected candidate nodes
+// (by local index; nil where no antagonist was found).
+func (d *Detector) units(pi int, p *Pair, pts []*Point, cfg Config) []Unit {
+	var vObs [2]float64
+	if p.Obstacle != nil {
+		vObs = p.Obstacle.motion().Velocity(cfg.Time)
+	}
+	var out []Unit
+	for j, col := range p.weights {
+		frame := pts[j]
+		var heaviest float64
+		u := Unit{Mu: p.Mu}
+		for _, w := range col {
+			q := pts[w.I]
+			if q == nil {
+				continue
+			}
+			if frame == nil || (pts[j] == nil && w.P > heaviest) {
+				frame, heaviest = q, w.P
+			}
+			u.Gap += w.P * q.Gap
+			u.Weight += w.P
+			u.Entries = p.addRows(u.Entries, q, w.P)
+			u.Rigid[0] -= w.P * (vObs[0]*q.N[0] + vObs[1]*q.N[1])
+			u.Rigid[1] -= w.P * (vObs[0]*q.T[0] + vObs[1]*q.T[1])
+		}
+		if frame == nil {
+			continue
+		}
+		u.Key = Key{Pair: pi, Node: p.Candidate.Nodes[j], Edge: frame.Edge}
+		u.X, u.N, u.T = frame.X, frame.N, frame.T
+		u.Entries = merge(u.Entries)
+		out = append(out, u)
+	}
+	return out
+}
+
+// addRows appends weight times node q's rows H_q: +n, +t on the candidate
+// node's DOFs, -N_k n, -N_k t on the antagonist edge's nodes k.
+func (p *Pair) addRows(dst []Entry, q *Point, weight float64) []Entry {
+	add := func(side *Side, node int, f float64) {
+		for c := 0; c < 2; c++ {
+			if eq := side.DOFs.Eq[2*node+c]; eq >= 0 {
+				dst = append(dst, Entry{Body: side.Body, Eq: eq, N: f * q.N[c], T: f * q.T[c]})
+			}
+		}
+	}
+	add(p.Candidate, q.Node, weight)
+	if a := p.Antagonist; a != nil {
+		e := a.Edges[q.Edge]
+		var N [3]float64
+		element.EdgeShape(len(e.Nodes), q.S, N[:len(e.Nodes)], nil)
+		for k, node := range e.Nodes {
+			add(a, node, -weight*N[k])
+		}
+	}
+	return dst
+}
+
+// merge sorts entries by (Body, Eq) and adds up duplicates.
+func merge(es []Entry) []Entry {
+	slices.SortStableFunc(es, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Body, b.Body), cmp.Compare(a.Eq, b.Eq))
+	})
+	out := es[:0]
+	for _, e := range es {
+		if n := len(out); n > 0 && out[n-1].Body == e.Body && out[n-1].Eq == e.Eq {
+			out[n-1].N += e.N
+			out[n-1].T += e.T
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Velocity returns the unit's local velocity U~ = H~ v + Rigid for the
+// bodies' free velocity vectors v[body].
+func (u *Unit) Velocity(v [][]float64) [2]float64 {
+	U := u.Rigid
+	for _, e := range u.Entries {
+		U[0] += e.N * v[e.Body][e.Eq]
+		U[1] += e.T * v[e.Body][e.Eq]
+	}
+	return U
+}
+
+// AddImpulse adds H~' P, the generalised impulse of the unit's impulse
+// P = (P_N, P_T), to the bodies' free vectors r[body].
+func (u *Unit) AddImpulse(r [][]float64, P [2]float64) {
+	for _, e := range u.Entries {
+		r[e.Body][e.Eq] += e.N*P[0] + e.T*P[1]
+	}
+}
