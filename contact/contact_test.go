@@ -337,7 +337,7 @@ func TestObstacles(t *testing.T) {
 	// A shaking ground: offset and velocity agree.
 	s := Sine{Amplitude: 0.075, Period: 0.4, Direction: [2]float64{1, 0}}
 	h := 1e-6
-	assert.InDelta(t, (s.Offset(0.1+h)[0]-s.Offset(0.1-h)[0])/(2*h), s.Velocity(0.1)[0], 1e-6)
+	assert.InDelta(t, (s.Offset(0.1 + h)[0]-s.Offset(0.1 - h)[0])/(2*h), s.Velocity(0.1)[0], 1e-6)
 
 	for _, bad := range []*Obstacle{
 		{Name: "dot", Points: [][2]float64{{0, 0}}},

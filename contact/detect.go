@@ -119,12 +119,15 @@ type Unit struct {
 func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 	var units []Unit
 	var points []Point
+	for _, p := range d.Pairs {
+		units = slices.Grow(units, len(p.weights))
+	}
 	for pi, p := range d.Pairs {
 		pts, err := d.project(pi, p, cfg)
 		if err != nil {
 			return nil, nil, err
 		}
-		units = append(units, d.units(pi, p, pts, cfg)...)
+		units = d.units(units, pi, p, pts, cfg)
 		for _, q := range pts {
 			if q != nil {
 				points = append(points, *q)
@@ -192,6 +195,7 @@ func (d *Detector) project(pi int, p *Pair, cfg Config) ([]*Point, error) {
 	boxes, project := p.entries(cfg)
 	g := newGrid(boxes)
 	out := make([]*Point, len(c.Nodes))
+	found := make([]Point, len(c.Nodes)) // one allocation for all points
 	var near []int
 	for li, n := range c.Nodes {
 		x := c.position(u, n)
@@ -210,8 +214,9 @@ func (d *Detector) project(pi int, p *Pair, cfg Config) ([]*Point, error) {
 			}
 		}
 		if bestK >= 0 {
-			out[li] = &Point{Pair: pi, Node: n, X: x, Xa: best.xa, N: best.n, T: [2]float64{-best.n[1], best.n[0]},
+			found[li] = Point{Pair: pi, Node: n, X: x, Xa: best.xa, N: best.n, T: [2]float64{-best.n[1], best.n[0]},
 				Gap: best.gap, Edge: bestK, S: best.s}
+			out[li] = &found[li]
 		}
 	}
 	return out, nil

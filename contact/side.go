@@ -36,8 +36,9 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 	if !(thickness > 0) {
 		return nil, fmt.Errorf("mesh %s: edge group %q: thickness %g must be positive", m.Name, group, thickness)
 	}
+	tiny := 1e-12 * diameter(m)
 	for k, e := range edges {
-		if l := m.EdgeLength(e); !(l > 1e-12*diameter(m)) {
+		if l := m.EdgeLength(e); !(l > tiny) {
 			return nil, fmt.Errorf("mesh %s: edge group %q: edge %d (nodes %v) has zero length", m.Name, group, k, e.Nodes)
 		}
 	}

@@ -7,18 +7,21 @@ import (
 	"github.com/fecontact/fecontact/element"
 )
 
-// units builds pair p's contact units from its projected candidate nodes
-// (by local index; nil where no antagonist was found).
-func (d *Detector) units(pi int, p *Pair, pts []*Point, cfg Config) []Unit {
+// units appends pair p's contact units, built from its projected candidate
+// nodes (by local index; nil where no antagonist was found), to out. The
+// units' entries are copied into shared slabs: one allocation per few
+// thousand units rather than one per unit.
+func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) []Unit {
 	var vObs [2]float64
 	if p.Obstacle != nil {
 		vObs = p.Obstacle.motion().Velocity(cfg.Time)
 	}
-	var out []Unit
+	var slab, scratch []Entry
 	for j, col := range p.weights {
 		frame := pts[j]
 		var heaviest float64
 		u := Unit{Mu: p.Mu}
+		scratch = scratch[:0]
 		for _, w := range col {
 			q := pts[w.I]
 			if q == nil {
@@ -29,7 +32,7 @@ func (d *Detector) units(pi int, p *Pair, pts []*Point, cfg Config) []Unit {
 			}
 			u.Gap += w.P * q.Gap
 			u.Weight += w.P
-			u.Entries = p.addRows(u.Entries, q, w.P)
+			scratch = p.addRows(scratch, q, w.P)
 			u.Rigid[0] -= w.P * (vObs[0]*q.N[0] + vObs[1]*q.N[1])
 			u.Rigid[1] -= w.P * (vObs[0]*q.T[0] + vObs[1]*q.T[1])
 		}
@@ -38,7 +41,13 @@ func (d *Detector) units(pi int, p *Pair, pts []*Point, cfg Config) []Unit {
 		}
 		u.Key = Key{Pair: pi, Node: p.Candidate.Nodes[j], Edge: frame.Edge}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
-		u.Entries = merge(u.Entries)
+		merged := merge(scratch)
+		if cap(slab)-len(slab) < len(merged) {
+			slab = make([]Entry, 0, max(8192, len(merged)))
+		}
+		start := len(slab)
+		slab = append(slab, merged...)
+		u.Entries = slab[start:len(slab):len(slab)]
 		out = append(out, u)
 	}
 	return out
