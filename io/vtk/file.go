@@ -3,40 +3,14 @@ package vtk
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+
+	"github.com/fecontact/fecontact/internal/atomicfile"
 )
 
-// WriteFile writes a file atomically: the content goes to a temporary file
-// in the same folder, which is synced and renamed to path only when complete.
-func WriteFile(path string, write func(w io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("vtk: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = write(tmp); err != nil {
-		return fmt.Errorf("vtk: %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("vtk: %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("vtk: %s: %w", path, err)
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("vtk: %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+// WriteFile writes a file atomically (see package atomicfile): a crashed
+// run never leaves a truncated file under the final name.
+func WriteFile(path string, write func(w io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("vtk: %w", err)
 	}
 	return nil

@@ -1,0 +1,132 @@
+package signorini
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Delassus is the matrix W of a problem seen by contacts: 2x2 blocks.
+type Delassus interface {
+	// Contacts is the number of contacts n (W is 2n x 2n).
+	Contacts() int
+	// Diag returns W_aa, row-major.
+	Diag(a int) [4]float64
+	// OffDiag returns sum over b != a of W_ab r_b.
+	OffDiag(a int, r []float64) [2]float64
+}
+
+// Dense is a Delassus matrix stored densely, row-major, 2n x 2n.
+type Dense struct {
+	N    int
+	Data []float64
+}
+
+// Contacts is n.
+func (d *Dense) Contacts() int { return d.N }
+
+// Diag returns W_aa.
+func (d *Dense) Diag(a int) [4]float64 {
+	m := 2 * d.N
+	i := 2 * a
+	return [4]float64{d.Data[i*m+i], d.Data[i*m+i+1], d.Data[(i+1)*m+i], d.Data[(i+1)*m+i+1]}
+}
+
+// OffDiag returns sum over b != a of W_ab r_b.
+func (d *Dense) OffDiag(a int, r []float64) [2]float64 {
+	m := 2 * d.N
+	var u [2]float64
+	for k := 0; k < 2; k++ {
+		row := d.Data[(2*a+k)*m : (2*a+k+1)*m]
+		var s float64
+		for j, w := range row[:2*a] {
+			s += w * r[j]
+		}
+		for j, w := range row[2*a+2:] {
+			s += w * r[2*a+2+j]
+		}
+		u[k] = s
+	}
+	return u
+}
+
+// BlockSparse stores W by 2x2 blocks in compressed rows: the blocks of
+// block row a are Blocks[Ptr[a]:Ptr[a+1]] in columns Col[...], sorted; the
+// diagonal block is kept apart.
+type BlockSparse struct {
+	N      int
+	Ptr    []int
+	Col    []int
+	Blocks [][4]float64
+	diag   [][4]float64
+}
+
+// Triplet is one entry (I, J, V) of a 2n x 2n matrix.
+type Triplet struct {
+	I, J int
+	V    float64
+}
+
+// NewBlockSparse builds W from entries of the 2n x 2n matrix (duplicates
+// add up).
+func NewBlockSparse(n int, entries []Triplet) (*BlockSparse, error) {
+	type key struct{ a, b int }
+	blocks := map[key]*[4]float64{}
+	for _, e := range entries {
+		if e.I < 0 || e.J < 0 || e.I >= 2*n || e.J >= 2*n {
+			return nil, fmt.Errorf("signorini: entry (%d, %d) outside the %dx%d matrix", e.I, e.J, 2*n, 2*n)
+		}
+		k := key{e.I / 2, e.J / 2}
+		b := blocks[k]
+		if b == nil {
+			b = new([4]float64)
+			blocks[k] = b
+		}
+		b[2*(e.I%2)+e.J%2] += e.V
+	}
+	keys := make([]key, 0, len(blocks))
+	for k := range blocks {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].a != keys[j].a {
+			return keys[i].a < keys[j].a
+		}
+		return keys[i].b < keys[j].b
+	})
+	w := &BlockSparse{N: n, Ptr: make([]int, n+1), diag: make([][4]float64, n)}
+	for _, k := range keys {
+		if k.a == k.b {
+			w.diag[k.a] = *blocks[k]
+			continue
+		}
+		w.Col = append(w.Col, k.b)
+		w.Blocks = append(w.Blocks, *blocks[k])
+		w.Ptr[k.a+1]++
+	}
+	for a := 0; a < n; a++ {
+		w.Ptr[a+1] += w.Ptr[a]
+	}
+	return w, nil
+}
+
+// Contacts is n.
+func (w *BlockSparse) Contacts() int { return w.N }
+
+// Diag returns W_aa.
+func (w *BlockSparse) Diag(a int) [4]float64 { return w.diag[a] }
+
+// OffDiag returns sum over b != a of W_ab r_b.
+func (w *BlockSparse) OffDiag(a int, r []float64) [2]float64 {
+	var u0, u1 float64
+	for k := w.Ptr[a]; k < w.Ptr[a+1]; k++ {
+		b := &w.Blocks[k]
+		c := 2 * w.Col[k]
+		r0, r1 := r[c], r[c+1]
+		u0 += b[0]*r0 + b[1]*r1
+		u1 += b[2]*r0 + b[3]*r1
+	}
+	return [2]float64{u0, u1}
+}
+
+// NumBlocks is the number of stored off-diagonal blocks.
+func (w *BlockSparse) NumBlocks() int { return len(w.Blocks) }

@@ -1,0 +1,224 @@
+package signorini
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fecontact/fecontact/internal/atomicfile"
+)
+
+// File is a problem in the exchange format of testdata/fc2d (JSON, W inline
+// as rows or as a MatrixMarket file next to it), extended with an optional
+// "shift" (the normal shift per contact; absent means the velocity law).
+type File struct {
+	N     int         `json:"n"`
+	Name  string      `json:"name,omitempty"`
+	W     [][]float64 `json:"W,omitempty"`
+	WMtx  string      `json:"W_mtx,omitempty"`
+	Q     []float64   `json:"q"`
+	Mu    []float64   `json:"mu"`
+	Shift []float64   `json:"shift,omitempty"`
+}
+
+// ReadProblem reads a problem file. W becomes a BlockSparse in both forms.
+func ReadProblem(path string) (*Problem, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	if f.N < 1 {
+		return nil, "", fmt.Errorf("%s: \"n\" = %d contacts: expected at least 1", path, f.N)
+	}
+	var entries []Triplet
+	switch {
+	case f.W != nil:
+		if len(f.W) != 2*f.N {
+			return nil, "", fmt.Errorf("%s: W has %d rows, expected 2n = %d", path, len(f.W), 2*f.N)
+		}
+		for i, row := range f.W {
+			if len(row) != 2*f.N {
+				return nil, "", fmt.Errorf("%s: W row %d has %d entries, expected %d", path, i, len(row), 2*f.N)
+			}
+			for j, v := range row {
+				if v != 0 {
+					entries = append(entries, Triplet{i, j, v})
+				}
+			}
+		}
+	case f.WMtx != "":
+		mtx := f.WMtx
+		if !filepath.IsAbs(mtx) {
+			mtx = filepath.Join(filepath.Dir(path), mtx)
+		}
+		if entries, err = readMatrixMarket(mtx, 2*f.N); err != nil {
+			return nil, "", err
+		}
+	default:
+		return nil, "", fmt.Errorf("%s: needs \"W\" (rows) or \"W_mtx\" (a MatrixMarket file)", path)
+	}
+	W, err := NewBlockSparse(f.N, entries)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	p := &Problem{W: W, Q: f.Q, Mu: f.Mu, Shift: f.Shift}
+	if err := p.check(); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return p, f.Name, nil
+}
+
+// readMatrixMarket reads a real coordinate MatrixMarket file of size n x n
+// (general or symmetric), 1-based.
+func readMatrixMarket(path string, n int) ([]Triplet, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	line := 0
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("%s:%d: "+format, append([]any{path, line}, a...)...)
+	}
+	symmetric := false
+	var entries []Triplet
+	sized := false
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if line == 1 {
+			h := strings.Fields(strings.ToLower(text))
+			if len(h) < 5 || h[0] != "%%matrixmarket" || h[1] != "matrix" || h[2] != "coordinate" || (h[3] != "real" && h[3] != "integer") {
+				return nil, fail("expected %%%%MatrixMarket matrix coordinate real general|symmetric, got %q", text)
+			}
+			symmetric = h[4] == "symmetric"
+			if !symmetric && h[4] != "general" {
+				return nil, fail("symmetry %q is not supported: expected general or symmetric", h[4])
+			}
+			continue
+		}
+		if text == "" || text[0] == '%' {
+			continue
+		}
+		f := strings.Fields(text)
+		if !sized {
+			if len(f) != 3 {
+				return nil, fail("expected \"rows cols entries\", got %q", text)
+			}
+			r, _ := strconv.Atoi(f[0])
+			c, _ := strconv.Atoi(f[1])
+			if r != n || c != n {
+				return nil, fail("matrix is %sx%s, expected %dx%d", f[0], f[1], n, n)
+			}
+			sized = true
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fail("expected \"i j value\", got %q", text)
+		}
+		i, e1 := strconv.Atoi(f[0])
+		j, e2 := strconv.Atoi(f[1])
+		v, e3 := strconv.ParseFloat(f[2], 64)
+		if e1 != nil || e2 != nil || e3 != nil || i < 1 || j < 1 || i > n || j > n {
+			return nil, fail("bad entry %q", text)
+		}
+		entries = append(entries, Triplet{i - 1, j - 1, v})
+		if symmetric && i != j {
+			entries = append(entries, Triplet{j - 1, i - 1, v})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !sized {
+		return nil, fmt.Errorf("%s: no size line", path)
+	}
+	return entries, nil
+}
+
+// WriteProblem writes a problem in the exchange format: W inline when
+// 2n <= 200, else as NAME_W.mtx next to the JSON. Any Delassus is written
+// through its blocks, so W never needs to be dense in memory.
+func WriteProblem(path, name string, p *Problem) error {
+	n := p.W.Contacts()
+	f := File{N: n, Name: name, Q: p.Q, Mu: p.Mu, Shift: p.Shift}
+	entries := triplets(p.W)
+	if 2*n <= 200 {
+		f.W = make([][]float64, 2*n)
+		for i := range f.W {
+			f.W[i] = make([]float64, 2*n)
+		}
+		for _, e := range entries {
+			f.W[e.I][e.J] = e.V
+		}
+	} else {
+		mtx := strings.TrimSuffix(path, filepath.Ext(path)) + "_W.mtx"
+		f.WMtx = filepath.Base(mtx)
+		if err := atomicfile.Write(mtx, func(w io.Writer) error {
+			fmt.Fprintf(w, "%%%%MatrixMarket matrix coordinate real general\n%%Delassus W for %s\n%d %d %d\n", name, 2*n, 2*n, len(entries))
+			for _, e := range entries {
+				fmt.Fprintf(w, "%d %d %.17g\n", e.I+1, e.J+1, e.V)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(f)
+	})
+}
+
+// triplets lists the nonzero entries of W. BlockSparse is read directly;
+// any other Delassus is probed with unit impulses (n^2 OffDiag calls: for
+// small problems).
+func triplets(W Delassus) []Triplet {
+	n := W.Contacts()
+	var out []Triplet
+	add := func(a, b int, blk [4]float64) {
+		for k, v := range blk {
+			if v != 0 {
+				out = append(out, Triplet{2*a + k/2, 2*b + k%2, v})
+			}
+		}
+	}
+	if bs, ok := W.(*BlockSparse); ok {
+		for a := 0; a < n; a++ {
+			add(a, a, bs.diag[a])
+			for k := bs.Ptr[a]; k < bs.Ptr[a+1]; k++ {
+				add(a, bs.Col[k], bs.Blocks[k])
+			}
+		}
+		return out
+	}
+	r := make([]float64, 2*n)
+	for a := 0; a < n; a++ {
+		add(a, a, W.Diag(a))
+		for b := 0; b < n; b++ {
+			if b == a {
+				continue
+			}
+			var blk [4]float64
+			for c := 0; c < 2; c++ {
+				r[2*b+c] = 1
+				u := W.OffDiag(a, r)
+				blk[c], blk[2+c] = u[0], u[1]
+				r[2*b+c] = 0
+			}
+			add(a, b, blk)
+		}
+	}
+	return out
+}

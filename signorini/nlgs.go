@@ -1,0 +1,256 @@
+package signorini
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Problem is one frictional contact problem: u = W r + Q, laws per contact.
+type Problem struct {
+	W     Delassus
+	Q     []float64 // 2n free local velocities, normal then tangent per contact
+	Mu    []float64 // n friction coefficients
+	Shift []float64 // n normal shifts s (nil: all zero, the velocity law)
+}
+
+func (p *Problem) check() error {
+	n := p.W.Contacts()
+	switch {
+	case len(p.Q) != 2*n:
+		return fmt.Errorf("signorini: q has %d entries for %d contacts (want %d)", len(p.Q), n, 2*n)
+	case len(p.Mu) != n:
+		return fmt.Errorf("signorini: mu has %d entries for %d contacts", len(p.Mu), n)
+	case p.Shift != nil && len(p.Shift) != n:
+		return fmt.Errorf("signorini: shift has %d entries for %d contacts", len(p.Shift), n)
+	}
+	for a, m := range p.Mu {
+		if !(m >= 0) || math.IsInf(m, 0) {
+			return fmt.Errorf("signorini: contact %d: mu = %g must be finite and non-negative", a, m)
+		}
+	}
+	for i, q := range p.Q {
+		if math.IsNaN(q) || math.IsInf(q, 0) {
+			return fmt.Errorf("signorini: contact %d: q[%d] = %v", i/2, i%2, q)
+		}
+	}
+	return nil
+}
+
+func (p *Problem) shift(a int) float64 {
+	if p.Shift == nil {
+		return 0
+	}
+	return p.Shift[a]
+}
+
+// Order is the order in which a sweep visits the contacts.
+type Order int
+
+// Orders.
+const (
+	Natural     Order = iota // 0, 1, ..., n-1 every sweep
+	Alternating              // forwards, then backwards
+	Random                   // a new random permutation every sweep (seeded)
+)
+
+// Start is the initial guess of the impulses.
+type Start int
+
+// Initial guesses.
+const (
+	Zero      Start = iota
+	Warm            // Options.Warm, e.g. the previous step's impulses
+	RandomBox       // uniform in [0, Box] for r_N, [-mu r_N, mu r_N] for r_T
+)
+
+// Options of NLGS. The zero value means: natural order, zero start, no
+// relaxation, tolerance 1e-8, 10 000 sweeps.
+type Options struct {
+	Order     Order
+	Seed      uint64 // for Random order and RandomBox start
+	Start     Start
+	Warm      []float64 // 2n impulses for Start = Warm
+	Box       float64   // for Start = RandomBox
+	Omega     float64   // relaxation in (0, 2); 0 means 1
+	Tol       float64   // on the relative change and on the residual; 0 means 1e-8
+	MaxSweeps int       // 0 means 10 000
+}
+
+// Result of NLGS.
+type Result struct {
+	R, U     []float64 // impulses and local velocities (2n)
+	Status   []Status
+	Sweeps   int
+	Residual float64 // natural-map residual, relative
+	Change   float64 // relative change of r in the last sweep
+}
+
+// ErrNotConverged is wrapped by the error NLGS returns with its last
+// iterate when the sweeps run out; the caller decides whether to go on.
+var ErrNotConverged = errors.New("signorini: NLGS did not converge")
+
+// NLGS solves the problem by nonlinear Gauss-Seidel: each contact in turn
+// is solved exactly (Single) with the others' current impulses, then
+// optionally relaxed and projected back on the cone. It stops when both the
+// relative change of r over a sweep and the residual are below Tol.
+func NLGS(p *Problem, opt Options) (*Result, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	n := p.W.Contacts()
+	tol, maxSweeps, omega := opt.Tol, opt.MaxSweeps, opt.Omega
+	if tol == 0 {
+		tol = 1e-8
+	}
+	if maxSweeps == 0 {
+		maxSweeps = 10000
+	}
+	if omega == 0 {
+		omega = 1
+	}
+	if !(omega > 0 && omega < 2) {
+		return nil, fmt.Errorf("signorini: relaxation omega = %g must lie in (0, 2)", omega)
+	}
+	var rng *rand.Rand
+	if opt.Order == Random || opt.Start == RandomBox {
+		rng = rand.New(rand.NewPCG(opt.Seed, 0x5eed))
+	}
+	res := &Result{R: make([]float64, 2*n), U: make([]float64, 2*n), Status: make([]Status, n)}
+	if err := initial(res.R, p, opt, rng); err != nil {
+		return nil, err
+	}
+	diag := make([][4]float64, n)
+	for a := range diag {
+		diag[a] = p.W.Diag(a)
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	r := res.R
+	var qq float64
+	for _, q := range p.Q {
+		qq += q * q
+	}
+	for sweep := 1; sweep <= maxSweeps; sweep++ {
+		arrange(order, opt.Order, sweep, rng)
+		var change, norm float64
+		for _, a := range order {
+			off := p.W.OffDiag(a, r)
+			uf := [2]float64{p.Q[2*a] + off[0], p.Q[2*a+1] + off[1]}
+			ra, _, st := single(&diag[a], uf, p.shift(a), p.Mu[a])
+			if omega != 1 {
+				ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
+			}
+			d0, d1 := ra[0]-r[2*a], ra[1]-r[2*a+1]
+			change += d0*d0 + d1*d1
+			norm += ra[0]*ra[0] + ra[1]*ra[1]
+			r[2*a], r[2*a+1] = ra[0], ra[1]
+			res.Status[a] = st
+		}
+		res.Sweeps = sweep
+		// The change is scaled like the residual: by max(||r||, ||q||),
+		// floored at 1 when both vanish, so that r ~ 0 (q ~ 0) does not
+		// make a round-off change look large.
+		res.Change = math.Sqrt(change) / scaleOf(math.Sqrt(math.Max(norm, qq)))
+		if res.Change <= tol || sweep == maxSweeps {
+			res.Residual = Residual(p, r, res.U)
+			if res.Change <= tol && res.Residual <= tol {
+				statuses(p, res)
+				return res, nil
+			}
+		}
+	}
+	statuses(p, res)
+	return res, fmt.Errorf("%w in %d sweeps: residual %.3g, relative change %.3g (tolerance %.3g)", ErrNotConverged, res.Sweeps, res.Residual, res.Change, tol)
+}
+
+func initial(r []float64, p *Problem, opt Options, rng *rand.Rand) error {
+	switch opt.Start {
+	case Zero:
+	case Warm:
+		if len(opt.Warm) != len(r) {
+			return fmt.Errorf("signorini: warm start has %d impulses, want %d", len(opt.Warm), len(r))
+		}
+		for a := 0; a < len(r)/2; a++ {
+			w := projectCone([2]float64{opt.Warm[2*a], opt.Warm[2*a+1]}, p.Mu[a])
+			r[2*a], r[2*a+1] = w[0], w[1]
+		}
+	case RandomBox:
+		if !(opt.Box > 0) {
+			return fmt.Errorf("signorini: random start needs a positive Box, got %g", opt.Box)
+		}
+		for a := 0; a < len(r)/2; a++ {
+			rn := opt.Box * rng.Float64()
+			r[2*a], r[2*a+1] = rn, p.Mu[a]*rn*(2*rng.Float64()-1)
+		}
+	default:
+		return fmt.Errorf("signorini: unknown start %d", opt.Start)
+	}
+	return nil
+}
+
+// arrange sets the visiting order of a sweep.
+func arrange(order []int, o Order, sweep int, rng *rand.Rand) {
+	switch o {
+	case Alternating:
+		for i := range order {
+			order[i] = i
+			if sweep%2 == 0 {
+				order[i] = len(order) - 1 - i
+			}
+		}
+	case Random:
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+}
+
+// Residual computes u = W r + q into u (2n, may be nil) and returns the
+// relative natural-map residual.
+func Residual(p *Problem, r, u []float64) float64 {
+	n := p.W.Contacts()
+	if u == nil {
+		u = make([]float64, 2*n)
+	}
+	var res2, rr, uu, qq float64
+	for a := 0; a < n; a++ {
+		d := p.W.Diag(a)
+		off := p.W.OffDiag(a, r)
+		ra := [2]float64{r[2*a], r[2*a+1]}
+		ua := [2]float64{p.Q[2*a] + off[0] + d[0]*ra[0] + d[1]*ra[1], p.Q[2*a+1] + off[1] + d[2]*ra[0] + d[3]*ra[1]}
+		u[2*a], u[2*a+1] = ua[0], ua[1]
+		res2 += residual1(ra, ua, p.shift(a), p.Mu[a])
+		rr += ra[0]*ra[0] + ra[1]*ra[1]
+		uu += ua[0]*ua[0] + ua[1]*ua[1]
+		qq += p.Q[2*a]*p.Q[2*a] + p.Q[2*a+1]*p.Q[2*a+1]
+	}
+	return math.Sqrt(res2) / scaleOf(math.Sqrt(math.Max(rr, math.Max(uu, qq))))
+}
+
+// scaleOf is the denominator of relative measures: x, or 1 when x is at
+// round-off level (as Siconos does).
+func scaleOf(x float64) float64 {
+	if x <= 2.220446049250313e-16 {
+		return 1
+	}
+	return x
+}
+
+// statuses classifies each contact of a solution from r and u.
+func statuses(p *Problem, res *Result) {
+	for a := range res.Status {
+		rn, rt, ut := res.R[2*a], res.R[2*a+1], res.U[2*a+1]
+		switch {
+		case rn <= 0:
+			res.Status[a] = Open
+		case math.Abs(rt) < p.Mu[a]*rn*(1-1e-9) || ut == 0:
+			res.Status[a] = Stick
+		case ut > 0:
+			res.Status[a] = SlideForward
+		default:
+			res.Status[a] = SlideBackward
+		}
+	}
+}
