@@ -250,20 +250,45 @@ func (s *Space) CombineTo(C *sparse.CSR, a float64, A *sparse.CSR, b float64, B 
 // Ordering returns a fill-reducing ordering of the equations for package
 // cholesky: nested dissection of the node graph split by node coordinates,
 // each node's free DOFs kept together.
-func (s *Space) Ordering() []int {
+func (s *Space) Ordering() []int { return s.OrderingLast(nil) }
+
+// OrderingLast is Ordering with the DOFs of the given nodes (a contact
+// boundary, say) numbered last, in the order given: the trailing block of
+// the factor then holds the Schur complement on them (cholesky.Factor.Tail).
+func (s *Space) OrderingLast(last []int) []int {
 	ptr, adj := s.nodeNeighbours()
-	// Node graph without self loops, over all nodes (fixed ones included:
-	// they are dropped when expanding to equations).
-	g := cholesky.Graph{Xadj: make([]int, 1, len(ptr)), Adj: make([]int, 0, len(adj))}
-	for n := 0; n+1 < len(ptr); n++ {
+	isLast := make([]bool, len(s.Mesh.Nodes))
+	for _, n := range last {
+		isLast[n] = true
+	}
+	// Node graph without self loops and without the last nodes; the
+	// remaining nodes are renumbered 0..m-1 for the dissection.
+	id := make([]int, len(s.Mesh.Nodes))
+	var keep []int
+	var coords [][2]float64
+	for n := range s.Mesh.Nodes {
+		id[n] = -1
+		if !isLast[n] {
+			id[n] = len(keep)
+			keep = append(keep, n)
+			coords = append(coords, s.Mesh.Nodes[n])
+		}
+	}
+	g := cholesky.Graph{Xadj: make([]int, 1, len(keep)+1), Adj: make([]int, 0, len(adj))}
+	for _, n := range keep {
 		for _, o := range adj[ptr[n]:ptr[n+1]] {
-			if o != n {
-				g.Adj = append(g.Adj, o)
+			if o != n && id[o] >= 0 {
+				g.Adj = append(g.Adj, id[o])
 			}
 		}
 		g.Xadj = append(g.Xadj, len(g.Adj))
 	}
-	nodes, _ := cholesky.NestedDissection(g, s.Mesh.Nodes)
+	order, _ := cholesky.NestedDissection(g, coords)
+	nodes := make([]int, 0, len(s.Mesh.Nodes))
+	for _, k := range order {
+		nodes = append(nodes, keep[k])
+	}
+	nodes = append(nodes, last...)
 	perm := make([]int, 0, s.N())
 	for _, n := range nodes {
 		for c := 0; c < 2; c++ {
@@ -278,7 +303,12 @@ func (s *Space) Ordering() []int {
 // Factor factorises a matrix of this space (K, M or a combination) with
 // the space's ordering.
 func (s *Space) Factor(A *sparse.CSR) (*cholesky.Factor, error) {
-	f, err := cholesky.New(A, s.Ordering())
+	return s.FactorLast(A, nil)
+}
+
+// FactorLast factorises with the DOFs of the given nodes ordered last.
+func (s *Space) FactorLast(A *sparse.CSR, last []int) (*cholesky.Factor, error) {
+	f, err := cholesky.New(A, s.OrderingLast(last))
 	var pe *cholesky.PivotError
 	if errors.As(err, &pe) {
 		full := s.DOFs.DOF[pe.Row]

@@ -109,7 +109,15 @@ type Unit struct {
 	Weight  float64 // sum_i P_ij over the nodes i in contact (m^2)
 	Mu      float64
 	Entries []Entry    // sorted by (Body, Eq)
-	Rigid   [2]float64 // obstacle velocity term
+	Rigid   [2]float64 // obstacle velocity term at the configuration's time
+	// ObsN, ObsT are sum_i P_ij n_i and sum_i P_ij t_i: the rigid term of an
+	// obstacle moving at v is (-ObsN.v, -ObsT.v) (see RigidAt).
+	ObsN, ObsT [2]float64
+}
+
+// RigidAt is the unit's obstacle term for an obstacle velocity v.
+func (u *Unit) RigidAt(v [2]float64) [2]float64 {
+	return [2]float64{-(u.ObsN[0]*v[0] + u.ObsN[1]*v[1]), -(u.ObsT[0]*v[0] + u.ObsT[1]*v[1])}
 }
 
 // Detect finds every candidate node within the alert distance of its

@@ -33,12 +33,17 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) 
 			u.Gap += w.P * q.Gap
 			u.Weight += w.P
 			scratch = p.addRows(scratch, q, w.P)
-			u.Rigid[0] -= w.P * (vObs[0]*q.N[0] + vObs[1]*q.N[1])
-			u.Rigid[1] -= w.P * (vObs[0]*q.T[0] + vObs[1]*q.T[1])
+			if p.Obstacle != nil {
+				for c := 0; c < 2; c++ {
+					u.ObsN[c] += w.P * q.N[c]
+					u.ObsT[c] += w.P * q.T[c]
+				}
+			}
 		}
 		if frame == nil {
 			continue
 		}
+		u.Rigid = u.RigidAt(vObs)
 		u.Key = Key{Pair: pi, Node: p.Candidate.Nodes[j], Edge: frame.Edge}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
 		merged := merge(scratch)

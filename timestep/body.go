@@ -33,6 +33,11 @@ type Body struct {
 	// Q and V are the displacements and velocities of the free DOFs.
 	Q, V []float64
 
+	// ContactNodes are the nodes whose DOFs contact may act on; set them
+	// before NewStepper, which orders them last in the factor and keeps
+	// their compliance.
+	ContactNodes []int
+
 	gravity []float64 // the constant load vector of gravity
 }
 

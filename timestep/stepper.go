@@ -8,7 +8,10 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
 	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // Energy is a body's energy account. Kinetic and Elastic are current
@@ -58,6 +61,15 @@ type state struct {
 	kv1, mv1 []float64
 	kq       []float64 // K q, updated incrementally
 	energy   Energy
+
+	// The contact boundary B: its equations in the factor's tail order,
+	// the tail L_BB of the factor (dense, lower, row-major), and the
+	// compliance C = (Mhat^-1)_BB (dense, row-major).
+	eqB  []int
+	lbb  []float64
+	comp []float64
+	y    []float64 // L^-1 P rhs of the current step (factor order)
+	yB   []float64 // scratch of length |B|
 }
 
 // NewStepper checks the step parameters, factorises each body's Mhat and
@@ -70,7 +82,7 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 	for _, b := range bodies {
 		n := b.Space.N()
 		st := &state{b: b, mhat: b.Space.NewMatrix()}
-		for _, p := range []*[]float64{&st.f0, &st.f1, &st.rhs, &st.dv, &st.vfree, &st.r, &st.kv0, &st.mv0, &st.kv1, &st.mv1, &st.kq} {
+		for _, p := range []*[]float64{&st.f0, &st.f1, &st.rhs, &st.dv, &st.vfree, &st.r, &st.kv0, &st.mv0, &st.kv1, &st.mv1, &st.kq, &st.y} {
 			*p = make([]float64, n)
 		}
 		s.bodies = append(s.bodies, st)
@@ -108,7 +120,8 @@ func (st *state) start() {
 }
 
 // factorise forms Mhat = (1 + h theta alpha) M + (h theta beta + h^2 theta^2) K
-// and factorises it, reusing the symbolic analysis when there is one.
+// and factorises it with the body's contact nodes ordered last, then keeps
+// the factor's tail and the compliance of those nodes' DOFs.
 func (s *Stepper) factorise() error {
 	ht := s.H * s.Theta
 	for _, st := range s.bodies {
@@ -116,12 +129,53 @@ func (s *Stepper) factorise() error {
 		st.b.Space.CombineTo(st.mhat, 1+ht*d.Alpha, st.b.M, ht*d.Beta+ht*ht, st.b.K)
 		var err error
 		if st.factor == nil {
-			st.factor, err = st.b.Space.Factor(st.mhat)
+			st.factor, err = st.b.Space.FactorLast(st.mhat, st.b.ContactNodes)
 		} else {
 			err = st.factor.Refactor(st.mhat)
 		}
 		if err != nil {
 			return fmt.Errorf("body %s: factorising M + h theta C + h^2 theta^2 K: %w", st.b.Name, err)
+		}
+		if err := st.tail(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tail extracts L_BB and C = L_BB^-T L_BB^-1 for the contact boundary.
+func (st *state) tail() error {
+	b := st.b
+	var eqs []int
+	for _, n := range b.ContactNodes {
+		for c := 0; c < 2; c++ {
+			if e := b.Space.DOFs.Eq[2*n+c]; e >= 0 {
+				eqs = append(eqs, e)
+			}
+		}
+	}
+	nb := len(eqs)
+	perm := st.factor.Perm()
+	tail := perm[len(perm)-nb:]
+	for k, e := range eqs {
+		if tail[k] != e {
+			return fmt.Errorf("body %s: the contact boundary did not stay last in the factor's order (is the body in one piece?)", b.Name)
+		}
+	}
+	st.eqB = eqs
+	st.yB = make([]float64, nb)
+	st.lbb = st.factor.Tail(nb)
+	st.comp = make([]float64, nb*nb)
+	if nb == 0 {
+		return nil
+	}
+	copy(st.comp, st.lbb)
+	if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nb, Stride: nb, Data: st.comp}); !ok {
+		return fmt.Errorf("body %s: the compliance of the contact boundary is singular", b.Name)
+	}
+	for i := 0; i < nb; i++ { // Potri fills the lower triangle: mirror it
+		for j := 0; j < i; j++ {
+			st.comp[j*nb+i] = st.comp[i*nb+j]
 		}
 	}
 	return nil
@@ -172,8 +226,14 @@ func (s *Stepper) FreeVelocity() error {
 			ft := th*st.f1[i] + (1-th)*st.f0[i]
 			st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
 		}
-		st.factor.SolveTo(st.dv, st.rhs)
-		floats.AddTo(st.vfree, b.V, st.dv)
+		st.factor.Forward(st.y, st.rhs)
+		// Free velocity on B: the last block of the backward substitution.
+		nb := len(st.eqB)
+		copy(st.yB, st.y[len(st.y)-nb:])
+		trsv(blas.Trans, st.lbb, st.yB)
+		for k, e := range st.eqB {
+			st.vfree[e] = b.V[e] + st.yB[k]
+		}
 		clear(st.r)
 		st.impulse = false
 	}
@@ -188,7 +248,17 @@ func (s *Stepper) NumBodies() int { return len(s.bodies) }
 func (s *Stepper) Body(i int) *Body { return s.bodies[i].b }
 
 // FreeV returns body i's free velocity of the current step (read only).
+// Only the entries of the contact DOFs (Body.ContactNodes) are computed:
+// the rest of the solve waits for the impulses, so that a step costs one
+// forward and one backward substitution.
 func (s *Stepper) FreeV(i int) []float64 { return s.bodies[i].vfree }
+
+// Compliance returns the compliance C = (Mhat^-1)_BB of body i's contact
+// DOFs (dense, row-major) and their equations, in C's order: an impulse r
+// on them changes their velocities by C r.
+func (s *Stepper) Compliance(i int) (C []float64, eqs []int) {
+	return s.bodies[i].comp, s.bodies[i].eqB
+}
 
 // Solve sets dst = Mhat^-1 r for body i: the velocity change an impulse r
 // causes, the building block of the Delassus operator H' Mhat^-1 H.
@@ -210,9 +280,9 @@ func (s *Stepper) Finish() error {
 	for _, st := range s.bodies {
 		b := st.b
 		if st.impulse {
-			st.factor.SolveTo(st.rhs, st.r) // rhs is free now: reuse it
-			floats.Add(st.dv, st.rhs)
+			st.addImpulse()
 		}
+		st.factor.Backward(st.dv, st.y)
 		e := &st.energy
 		var work, damp, contact float64
 		a, be := b.Damping.Alpha, b.Damping.Beta
@@ -256,6 +326,34 @@ func (s *Stepper) Finish() error {
 	s.Steps++
 	s.stage = 0
 	return nil
+}
+
+// addImpulse adds L^-1 P r to y. An impulse on B alone touches only the
+// tail: y_B += L_BB^-1 r_B; any other impulse takes a full forward solve.
+func (st *state) addImpulse() {
+	nb := len(st.eqB)
+	var onB float64
+	for k, e := range st.eqB {
+		st.yB[k] = st.r[e]
+		onB += st.r[e] * st.r[e]
+	}
+	if onB != floats.Dot(st.r, st.r) {
+		st.factor.Forward(st.rhs, st.r) // rhs is free now: reuse it
+		floats.Add(st.y, st.rhs)
+		return
+	}
+	trsv(blas.NoTrans, st.lbb, st.yB)
+	floats.Add(st.y[len(st.y)-nb:], st.yB)
+}
+
+// trsv solves L x = b (NoTrans) or L' x = b (Trans) in place for a dense
+// lower triangular L (row-major, n x n).
+func trsv(tr blas.Transpose, L, x []float64) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	blas64.Trsv(tr, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: L}, blas64.Vector{N: n, Inc: 1, Data: x})
 }
 
 // Energy returns body i's energy account.

@@ -187,3 +187,55 @@ func TestOrderingReducesFill(t *testing.T) {
 	// entries; nested dissection fills O(m^2 log m).
 	assert.Less(t, float64(fd.Stats().NNZL), 0.6*float64(fn.Stats().NNZL))
 }
+
+// TestSplitSolveAndTail: Forward then Backward is a solve, and with a set
+// B ordered last, the tail of L gives (A^-1)_BB.
+func TestSplitSolveAndTail(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	A, coords := grid(9, 7, 2, rng)
+	raw := A.RawMatrix()
+	n := raw.I
+	nd, err := NestedDissection(GraphOf(n, raw.Indptr, raw.Ind), coords)
+	require.NoError(t, err)
+	// B: the rows of the grid's top line, ordered last.
+	inB := map[int]bool{}
+	var B []int
+	for i := 0; i < 9*2; i++ {
+		B = append(B, n-18+i)
+		inB[n-18+i] = true
+	}
+	var perm []int
+	for _, p := range nd {
+		if !inB[p] {
+			perm = append(perm, p)
+		}
+	}
+	perm = append(perm, B...)
+	f, err := New(A, perm)
+	require.NoError(t, err)
+	tailRows := f.Perm()[n-len(B):]
+	assert.ElementsMatch(t, B, tailRows, "B stays last after the postorder")
+
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	y, x := make([]float64, n), make([]float64, n)
+	f.Forward(y, b)
+	f.Backward(x, y)
+	assert.InDeltaSlice(t, f.Solve(b), x, 1e-13)
+
+	nb := len(B)
+	L := mat.NewTriDense(nb, mat.Lower, f.Tail(nb))
+	var Linv mat.TriDense
+	require.NoError(t, Linv.InverseTri(L))
+	var C mat.Dense
+	C.Mul(Linv.T(), &Linv)
+	var Ainv mat.Dense
+	require.NoError(t, Ainv.Inverse(mat.DenseCopyOf(A)))
+	for i, ri := range tailRows {
+		for j, rj := range tailRows {
+			assert.InDelta(t, Ainv.At(ri, rj), C.At(i, j), 1e-12)
+		}
+	}
+}

@@ -87,3 +87,53 @@ func (f *Factor) backward(x []float64) {
 		blas64.Trsv(blas.Trans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
 	}
 }
+
+// Forward sets y = L^-1 P b: the first half of a solve, in the factor's
+// own row order (y[k] belongs to row Perm()[k]). y and b must not overlap.
+func (f *Factor) Forward(y, b []float64) {
+	for k, p := range f.sym.perm {
+		y[k] = b[p]
+	}
+	f.forward(y)
+}
+
+// Backward sets x = P' L^-T y, the second half of a solve; it overwrites y.
+func (f *Factor) Backward(x, y []float64) {
+	f.backward(y)
+	for k, p := range f.sym.perm {
+		x[p] = y[k]
+	}
+}
+
+// Perm returns the factor's ordering: row k of L is row Perm()[k] of A.
+func (f *Factor) Perm() []int { return f.sym.perm }
+
+// Tail returns the last nb rows and columns of L as a dense lower
+// triangular nb x nb matrix, row-major. When those rows are a set B of A's
+// rows ordered last, L_BB L_BB' is the Schur complement of A on B and
+// (A^-1)_BB = L_BB^-T L_BB^-1: the compliance of B. Any nonzero of L
+// above the diagonal of the tail belongs to the tail, since the tail's
+// columns come last.
+func (f *Factor) Tail(nb int) []float64 {
+	s := f.sym
+	n := s.n
+	out := make([]float64, nb*nb)
+	start := n - nb
+	for k := 0; k+1 < len(s.first); k++ {
+		fc, lc := s.first[k], s.first[k+1]
+		if lc <= start {
+			continue
+		}
+		rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
+		nc := lc - fc
+		p := f.panel[k]
+		for c := max(fc, start); c < lc; c++ {
+			for i, r := range rows {
+				if r >= c {
+					out[(r-start)*nb+c-start] = p[i*nc+c-fc]
+				}
+			}
+		}
+	}
+	return out
+}

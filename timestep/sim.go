@@ -1,0 +1,367 @@
+package timestep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// Law is the contact law of a pair (DESIGN.md section 6).
+type Law int
+
+// Laws.
+const (
+	// Positional is the Signorini law on the gap predicted by the
+	// theta-method, g + h (theta U_N,end + (1-theta) U_N,start) >= 0: bodies
+	// do not interpenetrate and rest without drift. The default.
+	Positional Law = iota
+	// Shock is the velocity law U_N,end >= 0 for the contacts whose gap
+	// predicted with the free velocity is not positive: inelastic impacts
+	// (dissipation index 1), the law of seeds/000 sections 6-7.
+	Shock
+)
+
+// ParseLaw reads "signorini" (or "positional") or "shock".
+func ParseLaw(s string) (Law, error) {
+	switch s {
+	case "signorini", "positional", "":
+		return Positional, nil
+	case "shock":
+		return Shock, nil
+	}
+	return 0, fmt.Errorf("contact law %q: expected signorini or shock", s)
+}
+
+// SimOptions configure a Simulation.
+type SimOptions struct {
+	H, Theta float64
+	// Laws gives the law of each of the detector's pairs (nil: all Positional).
+	Laws []Law
+	// Solver configures NLGS; its Start and Warm are set by the simulation
+	// (warm start from the previous step's impulses).
+	Solver signorini.Options
+	// Strict stops the simulation when NLGS does not converge; otherwise the
+	// step goes on with the last iterate and is counted in Unconverged.
+	Strict bool
+}
+
+// StepStats describes one step.
+type StepStats struct {
+	Step               int
+	Time               float64
+	Units              int // contact units detected (within the alert distance)
+	Open, Stick, Slide int
+	Sweeps             int
+	Residual           float64
+	Converged          bool
+	MinGap             float64 // smallest gap of a candidate node at the start of the step (negative: penetration)
+	NormalWork         float64 // sum of P_N U_N,theta this step (the loss of the contact law, <= 0)
+	FrictionWork       float64 // sum of P_T U_T,theta this step (<= 0)
+	ObstacleWork       float64 // work of moving obstacles on the bodies this step
+}
+
+// ContactState is one unit's state after a step, for output.
+type ContactState struct {
+	Key     contact.Key
+	X       [2]float64 // position of the unit's node at the start of the step
+	N, T    [2]float64
+	Impulse [2]float64 // P = (P_N, P_T), Pa s (an impulse density)
+	Gap     float64    // weighted gap / weight: the mean gap, m
+	Status  signorini.Status
+}
+
+// Simulation runs bodies with contact: each step detection, free velocity,
+// Delassus operator from the bodies' compliances, NLGS with warm start,
+// end velocities and positions.
+type Simulation struct {
+	Stepper  *Stepper
+	Detector *contact.Detector
+	opt      SimOptions
+
+	disp     [][]float64
+	r        [][]float64
+	pos      [][]int // per body: equation -> index in its compliance, or -1
+	warm     map[[2]int][2]float64
+	contacts []ContactState
+	// Cumulative works of contact (see StepStats) and the count of steps
+	// whose NLGS did not converge.
+	NormalWork, FrictionWork, ObstacleWork float64
+	Unconverged                            int
+}
+
+// NewSimulation marks every node of the detector's sides as a contact node
+// of its body, then factorises the bodies (NewStepper).
+func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
+	if opt.Laws != nil && len(opt.Laws) != len(det.Pairs) {
+		return nil, fmt.Errorf("simulation: %d laws for %d contact pairs", len(opt.Laws), len(det.Pairs))
+	}
+	seen := make([]map[int]bool, len(bodies))
+	for i := range seen {
+		seen[i] = map[int]bool{}
+	}
+	addSide := func(p *contact.Pair, s *contact.Side) error {
+		if s.Body < 0 || s.Body >= len(bodies) || bodies[s.Body].Space.Mesh != s.Mesh || bodies[s.Body].Space.DOFs != s.DOFs {
+			return fmt.Errorf("simulation: contact pair %q: side %q does not belong to body %d", p.Name, s.Group, s.Body)
+		}
+		b := bodies[s.Body]
+		for _, n := range s.Nodes {
+			if !seen[s.Body][n] {
+				seen[s.Body][n] = true
+				b.ContactNodes = append(b.ContactNodes, n)
+			}
+		}
+		return nil
+	}
+	for _, b := range bodies {
+		b.ContactNodes = nil
+	}
+	for _, p := range det.Pairs {
+		if err := addSide(p, p.Candidate); err != nil {
+			return nil, err
+		}
+		if p.Antagonist != nil {
+			if err := addSide(p, p.Antagonist); err != nil {
+				return nil, err
+			}
+		}
+	}
+	st, err := NewStepper(opt.H, opt.Theta, bodies...)
+	if err != nil {
+		return nil, err
+	}
+	s := &Simulation{Stepper: st, Detector: det, opt: opt, warm: map[[2]int][2]float64{}}
+	for i, b := range bodies {
+		s.disp = append(s.disp, make([]float64, 2*len(b.Space.Mesh.Nodes)))
+		s.r = append(s.r, make([]float64, b.Space.N()))
+		pos := make([]int, b.Space.N())
+		for e := range pos {
+			pos[e] = -1
+		}
+		_, eqs := st.Compliance(i)
+		for k, e := range eqs {
+			pos[e] = k
+		}
+		s.pos = append(s.pos, pos)
+	}
+	return s, nil
+}
+
+func (s *Simulation) law(pair int) Law {
+	if s.opt.Laws == nil {
+		return Positional
+	}
+	return s.opt.Laws[pair]
+}
+
+// Contacts returns the units of the last step with their impulses.
+func (s *Simulation) Contacts() []ContactState { return s.contacts }
+
+// Step advances the simulation by one step.
+func (s *Simulation) Step() (StepStats, error) {
+	st := s.Stepper
+	h, th, t := st.H, st.Theta, st.Time
+	for i := range s.disp {
+		b := st.Body(i)
+		b.Space.Expand(s.disp[i], b.Q, nil)
+	}
+	units, points, err := s.Detector.Detect(contact.Config{Time: t, Disp: s.disp})
+	if err != nil {
+		return StepStats{}, err
+	}
+	stats := StepStats{Step: st.Steps + 1, Time: t + h, Units: len(units), MinGap: math.Inf(1)}
+	for _, p := range points {
+		stats.MinGap = math.Min(stats.MinGap, p.Gap)
+	}
+	if err := st.FreeVelocity(); err != nil {
+		return stats, err
+	}
+	v0 := make([][]float64, st.NumBodies())
+	vfree := make([][]float64, st.NumBodies())
+	for i := range v0 {
+		v0[i] = st.Body(i).V
+		vfree[i] = st.FreeV(i)
+	}
+	prob, u0, rigid1, active := s.problem(units, v0, vfree, t, h, th)
+	var res *signorini.Result
+	if len(units) > 0 {
+		res, err = s.solve(prob, units, &stats)
+		if err != nil {
+			return stats, err
+		}
+		for i := range s.r {
+			clear(s.r[i])
+		}
+		for a := range units {
+			if active[a] {
+				units[a].AddImpulse(s.r, [2]float64{res.R[2*a], res.R[2*a+1]})
+			}
+		}
+		for i := range s.r {
+			st.AddImpulse(i, s.r[i])
+		}
+	}
+	if err := st.Finish(); err != nil {
+		return stats, err
+	}
+	s.record(units, res, u0, rigid1, active, th, &stats)
+	return stats, nil
+}
+
+// problem builds the one-step contact problem: free local velocities, the
+// law's shift per unit, and W from the bodies' compliances.
+func (s *Simulation) problem(units []contact.Unit, v0, vfree [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active []bool) {
+	n := len(units)
+	p = &signorini.Problem{Q: make([]float64, 2*n), Mu: make([]float64, n), Shift: make([]float64, n)}
+	u0, rigid1, active = make([][2]float64, n), make([][2]float64, n), make([]bool, n)
+	for a := range units {
+		u := &units[a]
+		pair := s.Detector.Pairs[u.Key.Pair]
+		rigid1[a] = u.Rigid
+		if pair.Obstacle != nil && pair.Obstacle.Motion != nil {
+			rigid1[a] = u.RigidAt(pair.Obstacle.Motion.Velocity(t + h))
+		}
+		uf := u.Velocity(vfree)
+		uf[0] += rigid1[a][0] - u.Rigid[0]
+		uf[1] += rigid1[a][1] - u.Rigid[1]
+		u0[a] = u.Velocity(v0)
+		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], u.Mu
+		switch s.law(u.Key.Pair) {
+		case Positional:
+			active[a] = true
+			p.Shift[a] = ((1-th)*u0[a][0] + u.Gap/h) / th
+		case Shock:
+			active[a] = u.Gap+h*uf[0] <= 0
+			if !active[a] {
+				p.Shift[a] = math.Inf(1) // always open
+			}
+		}
+	}
+	p.W = s.delassus(units)
+	return p, u0, rigid1, active
+}
+
+// delassus assembles W_ab = sum over bodies of H~_a' C H~_b, with C the
+// compliance of the body's contact DOFs: per body, the columns C h_a of
+// every unit touching it, then their products with every other unit's rows.
+func (s *Simulation) delassus(units []contact.Unit) *signorini.Dense {
+	n := len(units)
+	W := &signorini.Dense{N: n, Data: make([]float64, 4*n*n)}
+	m := 2 * n
+	for body := range s.pos {
+		C, eqs := s.Stepper.Compliance(body)
+		nb := len(eqs)
+		var touching []int
+		cols := make([][2][]float64, n)
+		for a := range units {
+			var col [2][]float64
+			for _, e := range units[a].Entries {
+				if e.Body != body {
+					continue
+				}
+				if col[0] == nil {
+					col = [2][]float64{make([]float64, nb), make([]float64, nb)}
+				}
+				k := s.pos[body][e.Eq]
+				for i := 0; i < nb; i++ {
+					c := C[i*nb+k]
+					col[0][i] += c * e.N
+					col[1][i] += c * e.T
+				}
+			}
+			if col[0] != nil {
+				cols[a] = col
+				touching = append(touching, a)
+			}
+		}
+		for _, b := range touching {
+			for _, e := range units[b].Entries {
+				if e.Body != body {
+					continue
+				}
+				k := s.pos[body][e.Eq]
+				for _, a := range touching {
+					// W[2b+j][2a+i] += row_b,j . C h_a,i
+					W.Data[(2*b)*m+2*a] += e.N * cols[a][0][k]
+					W.Data[(2*b)*m+2*a+1] += e.N * cols[a][1][k]
+					W.Data[(2*b+1)*m+2*a] += e.T * cols[a][0][k]
+					W.Data[(2*b+1)*m+2*a+1] += e.T * cols[a][1][k]
+				}
+			}
+		}
+	}
+	return W
+}
+
+// solve runs NLGS warm-started from the previous step's impulses of the
+// same candidate nodes.
+func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
+	opt := s.opt.Solver
+	opt.Start = signorini.Warm
+	opt.Warm = make([]float64, 2*len(units))
+	for a, u := range units {
+		w := s.warm[[2]int{u.Key.Pair, u.Key.Node}]
+		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
+	}
+	res, err := signorini.NLGS(p, opt)
+	if errors.Is(err, signorini.ErrNotConverged) {
+		s.Unconverged++
+		if s.opt.Strict {
+			return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
+	}
+	stats.Sweeps, stats.Residual, stats.Converged = res.Sweeps, res.Residual, err == nil
+	clear(s.warm)
+	for a, u := range units {
+		s.warm[[2]int{u.Key.Pair, u.Key.Node}] = [2]float64{res.R[2*a], res.R[2*a+1]}
+	}
+	return res, nil
+}
+
+// record books the works of contact and keeps the units' states for output.
+func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active []bool, th float64, stats *StepStats) {
+	st := s.Stepper
+	v1 := make([][]float64, st.NumBodies())
+	for i := range v1 {
+		v1[i] = st.Body(i).V
+	}
+	s.contacts = s.contacts[:0]
+	for a := range units {
+		u := &units[a]
+		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight}
+		if res != nil && active[a] {
+			P := [2]float64{res.R[2*a], res.R[2*a+1]}
+			U1 := u.Velocity(v1)
+			U1[0] += rigid1[a][0] - u.Rigid[0]
+			U1[1] += rigid1[a][1] - u.Rigid[1]
+			var rt [2]float64
+			for c := 0; c < 2; c++ {
+				ut := th*U1[c] + (1-th)*u0[a][c]
+				rt[c] = th*rigid1[a][c] + (1-th)*u.Rigid[c]
+				if c == 0 {
+					stats.NormalWork += P[0] * ut
+				} else {
+					stats.FrictionWork += P[1] * ut
+				}
+			}
+			stats.ObstacleWork -= P[0]*rt[0] + P[1]*rt[1]
+			cs.Impulse, cs.Status = P, res.Status[a]
+		}
+		switch cs.Status {
+		case signorini.Open:
+			stats.Open++
+		case signorini.Stick:
+			stats.Stick++
+		default:
+			stats.Slide++
+		}
+		s.contacts = append(s.contacts, cs)
+	}
+	s.NormalWork += stats.NormalWork
+	s.FrictionWork += stats.FrictionWork
+	s.ObstacleWork += stats.ObstacleWork
+}
