@@ -222,3 +222,24 @@ func (f *Factor) pivotError(L []float64, nc, k int, diag []float64) error {
 	j = min(j, nc-1)
 	return &PivotError{Row: f.sym.perm[f.sym.first[k]+j], Diag: diag[j]}
 }
+
+// Analyse runs the ordering and symbolic analysis only and returns the
+// sizes the factor would have: a cheap way to know its memory in advance.
+func Analyse(A *sparse.CSR, perm []int) (Stats, error) {
+	raw := A.RawMatrix()
+	if raw.I != raw.J {
+		return Stats{}, fmt.Errorf("cholesky: matrix is %dx%d, not square", raw.I, raw.J)
+	}
+	if perm == nil {
+		var err error
+		if perm, err = NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), nil); err != nil {
+			return Stats{}, err
+		}
+	}
+	sym, err := analyse(raw.I, raw.Indptr, raw.Ind, perm)
+	if err != nil {
+		return Stats{}, err
+	}
+	f := &Factor{sym: sym, indptr: raw.Indptr, ind: raw.Ind}
+	return f.Stats(), nil
+}

@@ -91,7 +91,7 @@ func freeCmd(args []string, stdout io.Writer) error {
 }
 
 func runFree(stdout io.Writer, s *timestep.Stepper, steps, every int, dir string, enc vtk.Encoding, start time.Time) error {
-	hist, err := newHistory(filepath.Join(dir, "history.csv"))
+	hist, err := newHistory(filepath.Join(dir, "history.csv"), false)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,9 @@
 //
 // Usage:
 //
+//	fecontact run scene.toml [-o out/] [--refine N] [--kind Q8]
+//	fecontact example colliding-blocks [-o out/]
+//	fecontact info scene.toml
 //	fecontact mesh FILE.msh [-o out.vtu]
 //	fecontact mesh rect --kind Q8 --size 0.12x0.04 --cells 30x10 [-o out.vtu]
 //	fecontact free [flags] -o out/
@@ -19,6 +22,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/fecontact/fecontact/examples"
 )
 
 func main() {
@@ -35,6 +41,9 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"run", "run a scene file and write ParaView files, a CSV history and pictures", runCmd},
+		{"example", "run a built-in example scene (" + strings.Join(examples.Names(), ", ") + ")", exampleCmd},
+		{"info", "describe a scene: bodies, DOFs, contacts, wave speeds, stable explicit step, memory", infoCmd},
 		{"mesh", "summarise a mesh (Gmsh file or built-in rectangle) and write it as .vtu", meshCmd},
 		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
 	}
@@ -74,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: fecontact COMMAND [arguments]\n\ncommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'fecontact COMMAND -h' for a command's flags.")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -70,14 +71,33 @@ type history struct {
 	w *bufio.Writer
 }
 
-func newHistory(path string) (*history, error) {
+// newHistory creates the CSV; with contact it has the contact columns too.
+func newHistory(path string, withContact bool) (*history, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance")
+	fmt.Fprint(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance")
+	if withContact {
+		fmt.Fprint(w, ",normal_work,friction_work,obstacle_work,contacts,open,stick,slide,sweeps,residual,min_gap")
+	}
+	fmt.Fprintln(w)
 	return &history{f: f, w: w}, nil
+}
+
+// addRun writes one line of a run with contact.
+func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation) {
+	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g\n", st.Step, t,
+		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
+		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0))
+}
+
+func finiteOr(x, alt float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return alt
+	}
+	return x
 }
 
 func (h *history) add(step int, t float64, e timestep.Energy) {

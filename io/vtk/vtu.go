@@ -42,7 +42,9 @@ type Field struct {
 	Values     []float64
 }
 
-// Grid is an unstructured grid to write.
+// Grid is an unstructured grid to write. A grid without cells is a point
+// cloud: each point is written as a VTK vertex (type 1), which ParaView
+// shows as points and can glyph.
 type Grid struct {
 	Points    [][2]float64
 	Cells     []mesh.Cell
@@ -91,7 +93,7 @@ func (g *Grid) check() error {
 		what   string
 		n      int
 		fields []Field
-	}{{"point", len(g.Points), g.PointData}, {"cell", len(g.Cells), g.CellData}} {
+	}{{"point", len(g.Points), g.PointData}, {"cell", g.numCells(), g.CellData}} {
 		for _, f := range set.fields {
 			if f.Components < 1 || len(f.Values) != set.n*f.Components {
 				return fmt.Errorf("vtk: %s field %q has %d values for %d %ss x %d components", set.what, f.Name, len(f.Values), set.n, set.what, f.Components)
@@ -109,6 +111,13 @@ func (g *Grid) check() error {
 		}
 	}
 	return nil
+}
+
+func (g *Grid) numCells() int {
+	if g.Cells == nil {
+		return len(g.Points)
+	}
+	return len(g.Cells)
 }
 
 // array is one DataArray before encoding.
@@ -173,15 +182,7 @@ func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
 	for i, p := range g.Points {
 		pts[3*i], pts[3*i+1] = p[0], p[1]
 	}
-	var conn, offs []int64
-	types := make([]uint8, len(g.Cells))
-	for i, c := range g.Cells {
-		for _, n := range c.Nodes {
-			conn = append(conn, int64(n))
-		}
-		offs = append(offs, int64(len(conn)))
-		types[i] = CellType(c.Kind)
-	}
+	conn, offs, types := g.topology()
 	fields := func(fs []Field) []*array {
 		var out []*array
 		for _, f := range fs {
@@ -192,7 +193,7 @@ func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	e := &encoder{w: bw, enc: enc}
 	e.printf("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<UnstructuredGrid>\n")
-	e.printf("<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n", len(g.Points), len(g.Cells))
+	e.printf("<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n", len(g.Points), len(types))
 	e.section("PointData", fields(g.PointData))
 	e.section("CellData", fields(g.CellData))
 	e.section("Points", []*array{{name: "Points", typ: "Float64", comps: 3, f64: pts}})
@@ -215,6 +216,27 @@ func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
 	}
 	e.printf("</VTKFile>\n")
 	return bw.Flush()
+}
+
+// topology returns the connectivity, offsets and VTK types of the cells,
+// or of one vertex per point for a point cloud.
+func (g *Grid) topology() (conn, offs []int64, types []uint8) {
+	if g.Cells == nil {
+		for i := range g.Points {
+			conn = append(conn, int64(i))
+			offs = append(offs, int64(i+1))
+			types = append(types, 1)
+		}
+		return conn, offs, types
+	}
+	for _, c := range g.Cells {
+		for _, n := range c.Nodes {
+			conn = append(conn, int64(n))
+		}
+		offs = append(offs, int64(len(conn)))
+		types = append(types, CellType(c.Kind))
+	}
+	return conn, offs, types
 }
 
 type encoder struct {

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/scene"
+)
+
+// infoCmd describes a scene without running it.
+func infoCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	refine := fs.Int("refine", 1, "as for run")
+	kind := fs.String("kind", "", "as for run")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: fecontact info SCENE.toml [--refine N] [--kind Q8]")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: expected one scene file", errUsage)
+	}
+	sc, err := scene.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	model, err := sc.Model(scene.Variant{Refine: *refine, Kind: *kind})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "scene %s: %s\n", sc.Name, sc.Title)
+	fmt.Fprintf(stdout, "time: h = %g s, theta = %g, %d steps to %g s\n", sc.Time.H, sc.Time.Theta, sc.Steps(), sc.Time.Duration)
+	var memory float64
+	for _, b := range model.Bodies {
+		m := b.Space.Mesh
+		mat := b.Material
+		cp, cs := mat.WaveSpeeds()
+		lmin := math.Inf(1)
+		for _, e := range m.BoundaryEdges() {
+			lmin = math.Min(lmin, m.EdgeLength(e))
+		}
+		for c := range m.Cells {
+			lmin = math.Min(lmin, math.Sqrt(math.Abs(m.Area(c))))
+		}
+		st, err := cholesky.Analyse(b.M, b.Space.Ordering())
+		if err != nil {
+			return err
+		}
+		nnzK := b.K.NNZ()
+		// K, M and Mhat (values and column indices), the factor, vectors.
+		bytes := 3*12*float64(nnzK) + 8*float64(st.NNZL) + 8*20*float64(b.Space.N())
+		memory += bytes
+		fmt.Fprintf(stdout, "body %s: %d nodes, %d cells, %d DOFs (%d fixed); mass %.4g kg\n", b.Name, len(m.Nodes), len(m.Cells),
+			b.Space.N(), 2*len(m.Nodes)-b.Space.N(), mat.Rho*mat.T()*m.TotalArea())
+		fmt.Fprintf(stdout, "  wave speeds: P %.4g m/s, S %.4g m/s; smallest cell size %.3g m; explicit stable step about %.3g s (h / that = %.3g)\n",
+			cp, cs, lmin, lmin/cp, sc.Time.H/(lmin/cp))
+		fmt.Fprintf(stdout, "  nnz(K) %d, nnz(L) %d (estimated), about %.1f MB\n", nnzK, st.NNZL, bytes/1e6)
+	}
+	for i, p := range model.Detector.Pairs {
+		ant := "obstacle " + fmt.Sprint(sc.Contacts[i].Obstacle)
+		if p.Antagonist != nil {
+			ant = fmt.Sprintf("%s of body %s (%d edges)", p.Antagonist.Group, sc.Contacts[i].Antagonist.Body, len(p.Antagonist.Edges))
+		}
+		fmt.Fprintf(stdout, "contact %q: %d candidate nodes (%s of body %s) against %s; mu %g, law %s, basis %s, alert %.3g m\n",
+			p.Name, len(p.Candidate.Nodes), p.Candidate.Group, sc.Contacts[i].Candidate.Body, ant, p.Mu, sc.Contacts[i].Law, sc.Contacts[i].Basis, p.Alert)
+	}
+	fmt.Fprintf(stdout, "memory: about %.1f MB\n", memory/1e6)
+	return nil
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// runOutput writes a simulation's files: bodies.pvd (one piece per body per
+// output step), contacts.pvd (the contact units as points), history.csv
+// (one line per step) and, at the end, energy.png and bodies.png.
+type runOutput struct {
+	dir      string
+	bodies   *series
+	contacts vtk.Collection
+	enc      vtk.Encoding
+	hist     *history
+	count    int
+	pictures []float64
+	snaps    []snapshot
+	energy   []energyPoint
+}
+
+type energyPoint struct {
+	t   float64
+	e   timestep.Energy
+	sim [3]float64 // normal, friction, obstacle work
+}
+
+func newOutput(dir string, enc vtk.Encoding, sc *scene.Scene, bodies []*timestep.Body) (*runOutput, error) {
+	h, err := newHistory(filepath.Join(dir, "history.csv"), true)
+	if err != nil {
+		return nil, err
+	}
+	return &runOutput{dir: dir, enc: enc, hist: h, pictures: sc.Output.Pictures,
+		bodies: &series{dir: dir, name: "bodies", enc: enc}}, nil
+}
+
+// step records a step (the initial state when st.Step is 0) and writes the
+// fields when write is set.
+func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write bool) error {
+	s := sim.Stepper
+	e := s.TotalEnergy()
+	o.hist.addRun(st, s.Time, e, sim)
+	o.energy = append(o.energy, energyPoint{s.Time, e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}})
+	for _, pt := range o.pictures {
+		if math.Abs(pt-s.Time) <= s.H/2 {
+			o.snaps = append(o.snaps, takeSnapshot(sim))
+		}
+	}
+	if !write {
+		return nil
+	}
+	bodies := make([]*timestep.Body, s.NumBodies())
+	for i := range bodies {
+		bodies[i] = s.Body(i)
+	}
+	if err := o.bodies.write(s.Time, bodies); err != nil {
+		return err
+	}
+	file := fmt.Sprintf("contacts_%05d.vtu", o.count)
+	if err := vtk.WriteVTU(filepath.Join(o.dir, file), contactGrid(sim), o.enc); err != nil {
+		return err
+	}
+	o.contacts.Add(s.Time, 0, file)
+	o.count++
+	return o.contacts.Write(filepath.Join(o.dir, "contacts.pvd"))
+}
+
+// contactGrid is the point cloud of the last step's contact units.
+func contactGrid(sim *timestep.Simulation) *vtk.Grid {
+	cs := sim.Contacts()
+	g := &vtk.Grid{Points: make([][2]float64, len(cs))}
+	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
+	normal := make([]float64, 2*len(cs))
+	for i, c := range cs {
+		g.Points[i] = c.X
+		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
+		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
+	}
+	g.AddPointScalar("impulse_normal", pn)
+	g.AddPointScalar("impulse_tangential", pt)
+	g.AddPointScalar("status", st) // 0 open, 1 stick, 2 slide+, 3 slide-
+	g.AddPointScalar("gap", gap)
+	g.AddPointVector("normal", normal)
+	return g
+}
+
+// fail closes the history and returns err: the files written so far are
+// complete (each was renamed into place), the run is not.
+func (o *runOutput) fail(err error) error {
+	o.hist.close()
+	return fmt.Errorf("%w (the files in %s stop before this step)", err, o.dir)
+}
+
+func (o *runOutput) close(sim *timestep.Simulation) error {
+	if err := o.hist.close(); err != nil {
+		return err
+	}
+	if err := energyPlot(filepath.Join(o.dir, "energy.png"), o.energy); err != nil {
+		return fmt.Errorf("energy.png: %w", err)
+	}
+	if len(o.snaps) > 0 {
+		if err := bodiesPlot(filepath.Join(o.dir, "bodies.png"), o.snaps); err != nil {
+			return fmt.Errorf("bodies.png: %w", err)
+		}
+	}
+	return nil
+}
+
+// summary accumulates per-step statistics for the final report.
+type summary struct {
+	contactSteps, units, sweeps, maxSweeps, unconverged int
+	minGap, maxResidual                               float64
+	init                                              bool
+}
+
+func (s *summary) add(st timestep.StepStats) {
+	if !s.init {
+		s.minGap, s.init = math.Inf(1), true
+	}
+	if st.Units > 0 {
+		s.contactSteps++
+		s.units += st.Units
+		s.sweeps += st.Sweeps
+		s.maxSweeps = max(s.maxSweeps, st.Sweeps)
+		s.maxResidual = math.Max(s.maxResidual, st.Residual)
+		if !st.Converged {
+			s.unconverged++
+		}
+	}
+	s.minGap = math.Min(s.minGap, st.MinGap)
+}
+
+func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps int, elapsed time.Duration, dir string) {
+	e := sim.Stepper.TotalEnergy()
+	fmt.Fprintf(w, "done: %d steps in %.2f s (%.3g ms per step)\n", steps, elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
+	if s.contactSteps > 0 {
+		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
+			s.contactSteps, float64(s.units)/float64(s.contactSteps), float64(s.sweeps)/float64(s.contactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
+	}
+	if !math.IsInf(s.minGap, 1) {
+		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
+	}
+	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, numerical %.6g J; balance error %.2g relative to %.6g J\n",
+		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, e.Numerical, math.Abs(e.Balance()-e0)/math.Max(math.Abs(e0), math.SmallestNonzeroFloat64), e0)
+	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png", dir)
+	if _, err := os.Stat(filepath.Join(dir, "bodies.png")); err == nil {
+		fmt.Fprint(w, ", bodies.png")
+	}
+	fmt.Fprintln(w)
+}

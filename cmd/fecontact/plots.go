@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+
+	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/timestep"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// snapshot keeps the deformed node positions of every body at one time.
+type snapshot struct {
+	t      float64
+	meshes []*mesh.Mesh
+	pos    [][][2]float64
+}
+
+func takeSnapshot(sim *timestep.Simulation) snapshot {
+	s := snapshot{t: sim.Stepper.Time}
+	for i := 0; i < sim.Stepper.NumBodies(); i++ {
+		b := sim.Stepper.Body(i)
+		u := b.Displacement()
+		m := b.Space.Mesh
+		p := make([][2]float64, len(m.Nodes))
+		for n, x := range m.Nodes {
+			p[n] = [2]float64{x[0] + u[2*n], x[1] + u[2*n+1]}
+		}
+		s.meshes = append(s.meshes, m)
+		s.pos = append(s.pos, p)
+	}
+	return s
+}
+
+// sides lists the segments to draw for a mesh: every cell side of a small
+// mesh (quadratic sides as two segments through the mid-side node), only
+// the boundary of a large one.
+func sides(m *mesh.Mesh) [][]int {
+	var out [][]int
+	seen := map[[2]int]bool{}
+	add := func(e mesh.Edge) {
+		k := [2]int{min(e.Nodes[0], e.Nodes[1]), max(e.Nodes[0], e.Nodes[1])}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		if len(e.Nodes) == 3 {
+			out = append(out, []int{e.Nodes[0], e.Nodes[2], e.Nodes[1]})
+		} else {
+			out = append(out, e.Nodes)
+		}
+	}
+	if len(m.Cells) > 2000 {
+		for _, e := range m.BoundaryEdges() {
+			add(e)
+		}
+		return out
+	}
+	for c, cell := range m.Cells {
+		for s := 0; s < cell.Kind.NumCorners(); s++ {
+			loc := cell.Kind.SideNodes(s)
+			nodes := make([]int, len(loc))
+			for i, l := range loc {
+				nodes[i] = m.Cells[c].Nodes[l]
+			}
+			add(mesh.Edge{Nodes: nodes})
+		}
+	}
+	return out
+}
+
+var bodyColors = []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{148, 103, 189, 255}}
+
+// bodiesPlot draws the deformed bodies at each snapshot time, side by side,
+// all panels on the same scale.
+func bodiesPlot(path string, snaps []snapshot) error {
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, s := range snaps {
+		for _, p := range s.pos {
+			for _, x := range p {
+				lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
+				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
+			}
+		}
+	}
+	// Square panels with equal scales: the same span on both axes.
+	span := 1.05 * math.Max(hi[0]-lo[0], hi[1]-lo[1])
+	cx, cy := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
+	row := make([]*plot.Plot, len(snaps))
+	for k, s := range snaps {
+		p := plot.New()
+		p.Title.Text = fmt.Sprintf("t = %.3g ms", 1e3*s.t)
+		p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cx-span/2, cx+span/2, cy-span/2, cy+span/2
+		for b, m := range s.meshes {
+			for _, seg := range sides(m) {
+				pts := make(plotter.XYs, len(seg))
+				for i, n := range seg {
+					pts[i] = plotter.XY{X: s.pos[b][n][0], Y: s.pos[b][n][1]}
+				}
+				l, err := plotter.NewLine(pts)
+				if err != nil {
+					return err
+				}
+				l.Color = bodyColors[b%len(bodyColors)]
+				l.Width = vg.Points(0.5)
+				p.Add(l)
+			}
+		}
+		row[k] = p
+	}
+	return savePNG(path, [][]*plot.Plot{row}, vg.Length(len(snaps))*vg.Points(300), vg.Points(320))
+}
+
+// energyPlot draws the energy history.
+func energyPlot(path string, pts []energyPoint) error {
+	p := plot.New()
+	p.Title.Text = "energy"
+	p.X.Label.Text, p.Y.Label.Text = "t (ms)", "J"
+	series := []struct {
+		name string
+		f    func(e energyPoint) float64
+	}{
+		{"kinetic", func(e energyPoint) float64 { return e.e.Kinetic }},
+		{"elastic", func(e energyPoint) float64 { return e.e.Elastic }},
+		{"kinetic + elastic", func(e energyPoint) float64 { return e.e.Kinetic + e.e.Elastic }},
+		{"friction loss", func(e energyPoint) float64 { return -e.sim[1] }},
+		{"contact-law loss", func(e energyPoint) float64 { return -e.sim[0] }},
+		{"numerical + damping loss", func(e energyPoint) float64 { return e.e.Numerical + e.e.Damping }},
+	}
+	for k, s := range series {
+		xy := make(plotter.XYs, len(pts))
+		for i, e := range pts {
+			xy[i] = plotter.XY{X: 1e3 * e.t, Y: s.f(e)}
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color = plotColor(k)
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+		p.Legend.Add(s.name, l)
+	}
+	p.Legend.Top = true
+	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
+}
+
+func plotColor(k int) color.Color {
+	palette := []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{0, 0, 0, 255},
+		color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}}
+	return palette[k%len(palette)]
+}
+
+// savePNG lays plots out in a grid and writes a PNG atomically.
+func savePNG(path string, plots [][]*plot.Plot, w, h vg.Length) error {
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Points(10), PadY: vg.Points(10),
+		PadTop: vg.Points(5), PadBottom: vg.Points(5), PadLeft: vg.Points(5), PadRight: vg.Points(5)}
+	canvases := plot.Align(plots, tiles, dc)
+	for i := range plots {
+		for j, p := range plots[i] {
+			p.Draw(canvases[i][j])
+		}
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// runFlags are the flags shared by run and example.
+type runFlags struct {
+	out    *string
+	refine *int
+	kind   *string
+	steps  *int
+	quiet  *bool
+}
+
+func newRunFlags(fs *flag.FlagSet) runFlags {
+	return runFlags{
+		out:    fs.String("o", "out", "output folder"),
+		refine: fs.Int("refine", 1, "multiply the cells of every generated rectangle by this in each direction"),
+		kind:   fs.String("kind", "", "replace the cell kind of every generated rectangle: T3, Q4, T6 or Q8"),
+		steps:  fs.Int("steps", 0, "stop after this many steps (0: the scene's duration)"),
+		quiet:  fs.Bool("quiet", false, "print only the summary"),
+	}
+}
+
+func runCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	rf := newRunFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: fecontact run SCENE.toml [-o DIR] [--refine N] [--kind Q8]\n\nRuns a scene and writes DIR/bodies.pvd, DIR/contacts.pvd, DIR/history.csv,\nDIR/energy.png and DIR/bodies.png.")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: expected one scene file, got %d arguments", errUsage, len(pos))
+	}
+	sc, err := scene.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	return simulate(sc, rf, stdout)
+}
+
+func exampleCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("example", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	rf := newRunFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: fecontact example NAME [-o DIR] [--refine N] [--kind Q8]\n\nexamples: %v\n", examples.Names())
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: expected one example name (%v)", errUsage, examples.Names())
+	}
+	data, err := examples.Scene(pos[0])
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+pos[0]+"/scene.toml")
+	if err != nil {
+		return err
+	}
+	return simulate(sc, rf, stdout)
+}
+
+// simulate builds and runs a scene, writing the outputs as it goes.
+func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
+	start := time.Now()
+	if *rf.refine < 1 {
+		return fmt.Errorf("%w: --refine %d: expected a whole number >= 1", errUsage, *rf.refine)
+	}
+	model, err := sc.Model(scene.Variant{Refine: *rf.refine, Kind: *rf.kind})
+	if err != nil {
+		return err
+	}
+	sim, err := model.Simulation()
+	if err != nil {
+		return err
+	}
+	setup := time.Since(start)
+	steps := sc.Steps()
+	if *rf.steps > 0 {
+		steps = min(steps, *rf.steps)
+	}
+	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
+		return err
+	}
+	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
+	out, err := newOutput(*rf.out, enc, sc, model.Bodies)
+	if err != nil {
+		return err
+	}
+	dofs := 0
+	for _, b := range model.Bodies {
+		dofs += b.Space.N()
+	}
+	fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs, %d steps of %g s (setup and factorisation %.2f s)\n",
+		sc.Name, len(model.Bodies), dofs, steps, sc.Time.H, setup.Seconds())
+	prog := newProgress(stdout, steps, *rf.quiet)
+	var sum summary
+	if err := out.step(sim, timestep.StepStats{}, true); err != nil {
+		return out.fail(err)
+	}
+	loop := time.Now()
+	for i := 1; i <= steps; i++ {
+		st, err := sim.Step()
+		if err != nil {
+			return out.fail(err)
+		}
+		sum.add(st)
+		if err := out.step(sim, st, i%sc.Output.Every == 0 || i == steps); err != nil {
+			return out.fail(err)
+		}
+		prog.update(i, sim)
+	}
+	elapsed := time.Since(loop)
+	prog.done()
+	if err := out.close(sim); err != nil {
+		return err
+	}
+	sum.print(stdout, sim, out.energy[0].e.Balance(), steps, elapsed, *rf.out)
+	return nil
+}

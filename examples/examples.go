@@ -1,0 +1,38 @@
+// Package examples holds fecontact's built-in example scenes, one folder
+// each with its scene.toml, embedded so that "fecontact example NAME" runs
+// them from any folder. Each example is run small by a test that asserts
+// what it must show.
+package examples
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed */scene.toml
+var files embed.FS
+
+// Names lists the examples.
+func Names() []string {
+	entries, _ := fs.ReadDir(files, ".")
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Scene returns the scene file of an example.
+func Scene(name string) ([]byte, error) {
+	data, err := files.ReadFile(name + "/scene.toml")
+	if err != nil {
+		return nil, fmt.Errorf("no example %q (examples: %s)", name, strings.Join(Names(), ", "))
+	}
+	return data, nil
+}

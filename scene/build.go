@@ -1,0 +1,192 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/signorini"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// Variant changes a scene without editing it: every generated rectangle
+// gets Refine times as many cells in each direction, and Kind (if set)
+// replaces its cell kind.
+type Variant struct {
+	Refine int    // 0 or 1: as written
+	Kind   string // "" keeps the file's kinds
+}
+
+// Model is a scene turned into objects: its bodies (spaces, matrices,
+// initial state) and contact pairs, before any factorisation.
+type Model struct {
+	Scene    *Scene
+	Bodies   []*timestep.Body
+	Detector *contact.Detector
+	Laws     []timestep.Law
+}
+
+// Model builds the scene's bodies and contact pairs.
+func (s *Scene) Model(v Variant) (*Model, error) {
+	m := &Model{Scene: s}
+	index := map[string]int{}
+	for i := range s.Bodies {
+		b, err := s.body(&s.Bodies[i], v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: body %q: %w", s.Name, s.Bodies[i].Name, err)
+		}
+		index[b.Name] = i
+		m.Bodies = append(m.Bodies, b)
+	}
+	obstacles := map[string]*contact.Obstacle{}
+	for _, o := range s.Obstacles {
+		obstacles[o.Name] = o.build()
+	}
+	var pairs []*contact.Pair
+	for i, c := range s.Contacts {
+		p, err := c.build(m.Bodies, index, obstacles)
+		if err != nil {
+			return nil, fmt.Errorf("%s: contact %d (%s): %w", s.Name, i+1, c.Name, err)
+		}
+		law, _ := timestep.ParseLaw(c.Law)
+		pairs = append(pairs, p)
+		m.Laws = append(m.Laws, law)
+	}
+	det, err := contact.NewDetector(pairs...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	m.Detector = det
+	return m, nil
+}
+
+// Simulation factorises the model's bodies and returns the simulation.
+func (m *Model) Simulation() (*timestep.Simulation, error) {
+	s := m.Scene
+	order := map[string]signorini.Order{"": signorini.Natural, "natural": signorini.Natural,
+		"alternating": signorini.Alternating, "random": signorini.Random}[s.Solver.Order]
+	sim, err := timestep.NewSimulation(m.Bodies, m.Detector, timestep.SimOptions{
+		H: s.Time.H, Theta: s.Time.Theta, Laws: m.Laws, Strict: s.Solver.Strict,
+		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return sim, nil
+}
+
+func (s *Scene) mesh(b *Body, v Variant) (*mesh.Mesh, error) {
+	if b.Gmsh != "" {
+		path := b.Gmsh
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(s.Dir, path)
+		}
+		return mesh.ReadGmsh(path)
+	}
+	r := b.Rectangle
+	kind := r.Kind
+	if v.Kind != "" {
+		kind = v.Kind
+	}
+	k, err := mesh.ParseKind(kind)
+	if err != nil {
+		return nil, fmt.Errorf("rectangle.kind: %w", err)
+	}
+	f := max(v.Refine, 1)
+	m, err := mesh.Rectangle([2]float64{r.Origin[0], r.Origin[1]}, r.Size[0], r.Size[1], f*r.Cells[0], f*r.Cells[1], k)
+	if err != nil {
+		return nil, err
+	}
+	m.Name = b.Name + " " + m.Name
+	return m, nil
+}
+
+// Material is the body's material.
+func (b *Body) Material() element.Elastic {
+	return element.Elastic{E: b.E, Nu: b.Nu, Rho: b.Rho, Thickness: b.Thickness, PlaneStress: b.Plane == "stress"}
+}
+
+func (s *Scene) body(b *Body, v Variant) (*timestep.Body, error) {
+	m, err := s.mesh(b, v)
+	if err != nil {
+		return nil, err
+	}
+	var fixes []assemble.Fix
+	for _, f := range b.Fixed {
+		comp, _ := assemble.ParseComp(f.Components)
+		fixes = append(fixes, assemble.Fix{Group: f.Group, Comp: comp})
+	}
+	space, err := assemble.NewSpace(m, fixes...)
+	if err != nil {
+		return nil, err
+	}
+	var g [2]float64
+	if b.Gravity != nil {
+		g = [2]float64{b.Gravity[0], b.Gravity[1]}
+	}
+	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.Options{
+		Lumped: b.Lumped, Gravity: g, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if b.Velocity != nil {
+		v0 := [2]float64{b.Velocity[0], b.Velocity[1]}
+		body.SetVelocity(func([2]float64) [2]float64 { return v0 })
+	}
+	return body, nil
+}
+
+func (o Obstacle) build() *contact.Obstacle {
+	out := &contact.Obstacle{Name: o.Name, Radius: o.Radius}
+	if o.Center != nil {
+		out.Center = [2]float64{o.Center[0], o.Center[1]}
+	}
+	for _, p := range o.Points {
+		out.Points = append(out.Points, [2]float64{p[0], p[1]})
+	}
+	m := o.Motion
+	switch m.Type {
+	case "velocity":
+		out.Motion = contact.ConstantVelocity{V: [2]float64{m.Velocity[0], m.Velocity[1]}}
+	case "sine":
+		l := math.Hypot(m.Direction[0], m.Direction[1])
+		out.Motion = contact.Sine{Amplitude: m.Amplitude, Period: m.Period, Direction: [2]float64{m.Direction[0] / l, m.Direction[1] / l}}
+	}
+	return out
+}
+
+func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side, error) {
+	i := index[sd.Body]
+	b := bodies[i]
+	return contact.NewSide(i, b.Space.Mesh, b.Space.DOFs, sd.Group, b.Material.T())
+}
+
+func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles map[string]*contact.Obstacle) (*contact.Pair, error) {
+	cand, err := side(bodies, index, c.Candidate)
+	if err != nil {
+		return nil, fmt.Errorf("candidate: %w", err)
+	}
+	p := &contact.Pair{Name: c.Name, Candidate: cand, Mu: c.Mu, Alert: c.Alert}
+	p.Basis, _ = contact.ParseBasis(c.Basis)
+	if c.Antagonist != nil {
+		if p.Antagonist, err = side(bodies, index, *c.Antagonist); err != nil {
+			return nil, fmt.Errorf("antagonist: %w", err)
+		}
+	} else {
+		p.Obstacle = obstacles[c.Obstacle]
+	}
+	if p.Alert == 0 {
+		// Half the shortest candidate edge: far more than a step's
+		// penetration at the speeds a stable contact step allows.
+		p.Alert = math.Inf(1)
+		for _, e := range cand.Edges {
+			p.Alert = math.Min(p.Alert, cand.Mesh.EdgeLength(e)/2)
+		}
+	}
+	return p, nil
+}

@@ -1,0 +1,404 @@
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Scene is the content of a scene file.
+type Scene struct {
+	Title     string     `toml:"title"`
+	Time      Time       `toml:"time"`
+	Solver    Solver     `toml:"solver"`
+	Output    Output     `toml:"output"`
+	Bodies    []Body     `toml:"body"`
+	Obstacles []Obstacle `toml:"obstacle"`
+	Contacts  []Contact  `toml:"contact"`
+
+	// Dir is the folder of the scene file: Gmsh paths are relative to it.
+	Dir string `toml:"-"`
+	// Name is the file's name, used in messages.
+	Name string `toml:"-"`
+}
+
+// Time is the time stepping.
+type Time struct {
+	H        float64 `toml:"h"`        // time step, s
+	Theta    float64 `toml:"theta"`    // in [1/2, 1]; default 1/2
+	Duration float64 `toml:"duration"` // s
+}
+
+// Solver configures NLGS.
+type Solver struct {
+	Tolerance  float64 `toml:"tolerance"`  // default 1e-8
+	MaxSweeps  int     `toml:"max_sweeps"` // default 10000
+	Order      string  `toml:"order"`      // natural (default), alternating, random
+	Relaxation float64 `toml:"relaxation"` // in (0, 2); default 1
+	Strict     bool    `toml:"strict"`     // stop when NLGS does not converge
+}
+
+// Output selects what is written.
+type Output struct {
+	Every    int       `toml:"every"`    // steps between field outputs; default 10
+	Encoding string    `toml:"encoding"` // base64 (default), raw, ascii
+	Pictures []float64 `toml:"pictures"` // times of the deformed-bodies picture
+}
+
+// Body is one deformable body.
+type Body struct {
+	Name      string     `toml:"name"`
+	Rectangle *Rectangle `toml:"rectangle"`
+	Gmsh      string     `toml:"gmsh"`
+	E         float64    `toml:"E"`
+	Nu        float64    `toml:"nu"`
+	Rho       float64    `toml:"rho"`
+	Plane     string     `toml:"plane"`     // strain (default) or stress
+	Thickness float64    `toml:"thickness"` // m; default 1
+	Fixed     []Fixed    `toml:"fixed"`
+	Velocity  []float64  `toml:"velocity"` // initial, m/s
+	Gravity   []float64  `toml:"gravity"`  // m/s^2
+	Damping   Damping    `toml:"damping"`
+	Lumped    bool       `toml:"lumped"` // HRZ lumped mass
+}
+
+// Rectangle is a generated mesh.
+type Rectangle struct {
+	Kind   string    `toml:"kind"`   // T3, Q4, T6, Q8
+	Origin []float64 `toml:"origin"` // lower-left corner
+	Size   []float64 `toml:"size"`   // width, height
+	Cells  []int     `toml:"cells"`  // along x and y
+}
+
+// Fixed clamps components of a node group.
+type Fixed struct {
+	Group      string `toml:"group"`
+	Components string `toml:"components"` // x, y or xy (default)
+}
+
+// Damping is Rayleigh damping.
+type Damping struct {
+	Alpha float64 `toml:"alpha"`
+	Beta  float64 `toml:"beta"`
+}
+
+// Obstacle is a rigid obstacle.
+type Obstacle struct {
+	Name   string      `toml:"name"`
+	Points [][]float64 `toml:"points"` // polyline, obstacle on its right
+	Center []float64   `toml:"center"` // disc
+	Radius float64     `toml:"radius"`
+	Motion Motion      `toml:"motion"`
+}
+
+// Motion is an obstacle's prescribed translation.
+type Motion struct {
+	Type      string    `toml:"type"`      // fixed (default), velocity, sine
+	Velocity  []float64 `toml:"velocity"`  // for velocity
+	Amplitude float64   `toml:"amplitude"` // for sine, m
+	Period    float64   `toml:"period"`    // for sine, s
+	Direction []float64 `toml:"direction"` // for sine, unit vector
+}
+
+// Side names an edge group of a body.
+type Side struct {
+	Body  string `toml:"body"`
+	Group string `toml:"group"`
+}
+
+// Contact is a contact pair.
+type Contact struct {
+	Name       string  `toml:"name"`
+	Candidate  Side    `toml:"candidate"`
+	Antagonist *Side   `toml:"antagonist"`
+	Obstacle   string  `toml:"obstacle"`
+	Mu         float64 `toml:"mu"`
+	Law        string  `toml:"law"`   // signorini (default) or shock
+	Basis      string  `toml:"basis"` // nodal (default) or pairing
+	Alert      float64 `toml:"alert"` // m; default: half the smallest candidate edge
+}
+
+// Load reads and checks a scene file.
+func Load(path string) (*Scene, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
+
+// Decode reads and checks a scene; name is used in messages and its folder
+// for relative Gmsh paths.
+func Decode(r io.Reader, name string) (*Scene, error) {
+	var s Scene
+	md, err := toml.NewDecoder(r).Decode(&s)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("%s: unknown key %s (check the spelling against the README's scene reference)", name, strings.Join(keys, ", "))
+	}
+	s.Name, s.Dir = name, filepath.Dir(name)
+	s.defaults()
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &s, nil
+}
+
+func (s *Scene) defaults() {
+	if s.Time.Theta == 0 {
+		s.Time.Theta = 0.5
+	}
+	if s.Output.Every == 0 {
+		s.Output.Every = 10
+	}
+	if s.Output.Encoding == "" {
+		s.Output.Encoding = "base64"
+	}
+	for i := range s.Contacts {
+		if s.Contacts[i].Law == "" {
+			s.Contacts[i].Law = "signorini"
+		}
+		if s.Contacts[i].Basis == "" {
+			s.Contacts[i].Basis = "nodal"
+		}
+	}
+}
+
+// Steps is the number of steps of the run.
+func (s *Scene) Steps() int {
+	return int(math.Round(s.Time.Duration / s.Time.H))
+}
+
+// bad builds the error for one key: "body \"upper\": rho = -7800: ...".
+func bad(where, key string, value any, want string) error {
+	if where != "" {
+		where += ": "
+	}
+	return fmt.Errorf("%s%s = %v: %s", where, key, value, want)
+}
+
+func positive(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Scene) check() error {
+	t := s.Time
+	switch {
+	case !positive(t.H):
+		return bad("[time]", "h", t.H, "expected a positive time step in s")
+	case !(t.Theta >= 0.5 && t.Theta <= 1):
+		return bad("[time]", "theta", t.Theta, "expected a value in [0.5, 1]")
+	case !positive(t.Duration):
+		return bad("[time]", "duration", t.Duration, "expected a positive duration in s")
+	case t.Duration/t.H > 1e8:
+		return bad("[time]", "duration", t.Duration, fmt.Sprintf("%.3g steps of h = %g s is more than 1e8", t.Duration/t.H, t.H))
+	}
+	if err := s.Solver.check(); err != nil {
+		return err
+	}
+	o := s.Output
+	if o.Every < 1 {
+		return bad("[output]", "every", o.Every, "expected a whole number of steps >= 1")
+	}
+	switch o.Encoding {
+	case "base64", "raw", "ascii":
+	default:
+		return bad("[output]", "encoding", fmt.Sprintf("%q", o.Encoding), "expected base64, raw or ascii")
+	}
+	for _, p := range o.Pictures {
+		if !(p >= 0 && p <= t.Duration) {
+			return bad("[output]", "pictures", p, fmt.Sprintf("expected times within [0, %g]", t.Duration))
+		}
+	}
+	if len(s.Bodies) == 0 {
+		return errors.New("no [[body]]: a scene needs at least one body")
+	}
+	names := map[string]bool{}
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		if err := b.check(i); err != nil {
+			return err
+		}
+		if names[b.Name] {
+			return fmt.Errorf("body %q is defined twice", b.Name)
+		}
+		names[b.Name] = true
+	}
+	obstacles := map[string]bool{}
+	for i, o := range s.Obstacles {
+		if err := o.check(i); err != nil {
+			return err
+		}
+		obstacles[o.Name] = true
+	}
+	for i, c := range s.Contacts {
+		if err := c.check(i, names, obstacles); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v Solver) check() error {
+	switch {
+	case v.Tolerance < 0 || !finite(v.Tolerance):
+		return bad("[solver]", "tolerance", v.Tolerance, "expected a positive tolerance (default 1e-8)")
+	case v.MaxSweeps < 0:
+		return bad("[solver]", "max_sweeps", v.MaxSweeps, "expected a positive number of sweeps (default 10000)")
+	case v.Relaxation != 0 && !(v.Relaxation > 0 && v.Relaxation < 2):
+		return bad("[solver]", "relaxation", v.Relaxation, "expected a value in (0, 2)")
+	}
+	switch v.Order {
+	case "", "natural", "alternating", "random":
+	default:
+		return bad("[solver]", "order", fmt.Sprintf("%q", v.Order), "expected natural, alternating or random")
+	}
+	return nil
+}
+
+func (b *Body) check(i int) error {
+	where := fmt.Sprintf("body %d", i+1)
+	if b.Name == "" {
+		return fmt.Errorf("%s: name is missing", where)
+	}
+	where = fmt.Sprintf("body %q", b.Name)
+	switch {
+	case (b.Rectangle == nil) == (b.Gmsh == ""):
+		return fmt.Errorf("%s: give exactly one mesh: rectangle = {kind, origin, size, cells} or gmsh = \"file.msh\"", where)
+	case !positive(b.E):
+		return bad(where, "E", b.E, "expected a positive Young's modulus in Pa")
+	case !(b.Nu > -1 && b.Nu < 0.5):
+		return bad(where, "nu", b.Nu, "expected a Poisson's ratio in (-1, 0.5)")
+	case !positive(b.Rho):
+		return bad(where, "rho", b.Rho, "expected a positive density in kg/m^3")
+	case b.Thickness < 0 || !finite(b.Thickness):
+		return bad(where, "thickness", b.Thickness, "expected a positive thickness in m (default 1)")
+	case b.Plane != "" && b.Plane != "strain" && b.Plane != "stress":
+		return bad(where, "plane", fmt.Sprintf("%q", b.Plane), "expected strain or stress")
+	case b.Velocity != nil && (len(b.Velocity) != 2 || !finite(b.Velocity...)):
+		return bad(where, "velocity", b.Velocity, "expected [vx, vy] in m/s")
+	case b.Gravity != nil && (len(b.Gravity) != 2 || !finite(b.Gravity...)):
+		return bad(where, "gravity", b.Gravity, "expected [gx, gy] in m/s^2")
+	case b.Damping.Alpha < 0 || b.Damping.Beta < 0 || !finite(b.Damping.Alpha, b.Damping.Beta):
+		return bad(where, "damping", fmt.Sprintf("{alpha = %g, beta = %g}", b.Damping.Alpha, b.Damping.Beta), "expected non-negative Rayleigh coefficients")
+	}
+	if r := b.Rectangle; r != nil {
+		switch {
+		case len(r.Origin) != 2 || !finite(r.Origin...):
+			return bad(where, "rectangle.origin", r.Origin, "expected [x, y] in m")
+		case len(r.Size) != 2 || !positive(r.Size[0]) || !positive(r.Size[1]):
+			return bad(where, "rectangle.size", r.Size, "expected [width, height], both positive, in m")
+		case len(r.Cells) != 2 || r.Cells[0] < 1 || r.Cells[1] < 1:
+			return bad(where, "rectangle.cells", r.Cells, "expected [nx, ny], both at least 1")
+		}
+	}
+	for k, f := range b.Fixed {
+		if f.Group == "" {
+			return fmt.Errorf("%s: fixed %d: group is missing", where, k+1)
+		}
+		switch f.Components {
+		case "", "x", "y", "xy":
+		default:
+			return bad(where, fmt.Sprintf("fixed[%d].components", k+1), fmt.Sprintf("%q", f.Components), "expected x, y or xy")
+		}
+	}
+	return nil
+}
+
+func (o Obstacle) check(i int) error {
+	where := fmt.Sprintf("obstacle %d", i+1)
+	if o.Name == "" {
+		return fmt.Errorf("%s: name is missing", where)
+	}
+	where = fmt.Sprintf("obstacle %q", o.Name)
+	disc := o.Radius != 0 || o.Center != nil
+	switch {
+	case disc && o.Points != nil:
+		return fmt.Errorf("%s: give either points (a polyline) or center and radius (a disc), not both", where)
+	case disc && (len(o.Center) != 2 || !finite(o.Center...)):
+		return bad(where, "center", o.Center, "expected [x, y] in m")
+	case disc && !positive(o.Radius):
+		return bad(where, "radius", o.Radius, "expected a positive radius in m")
+	case !disc && len(o.Points) < 2:
+		return fmt.Errorf("%s: points: expected at least two [x, y] points, the obstacle on their right", where)
+	}
+	for k, p := range o.Points {
+		if len(p) != 2 || !finite(p...) {
+			return bad(where, fmt.Sprintf("points[%d]", k+1), p, "expected [x, y] in m")
+		}
+	}
+	m := o.Motion
+	switch m.Type {
+	case "", "fixed":
+	case "velocity":
+		if len(m.Velocity) != 2 || !finite(m.Velocity...) {
+			return bad(where, "motion.velocity", m.Velocity, "expected [vx, vy] in m/s")
+		}
+	case "sine":
+		switch {
+		case !positive(m.Period):
+			return bad(where, "motion.period", m.Period, "expected a positive period in s")
+		case !finite(m.Amplitude):
+			return bad(where, "motion.amplitude", m.Amplitude, "expected an amplitude in m")
+		case len(m.Direction) != 2 || !(math.Hypot(m.Direction[0], m.Direction[1]) > 0):
+			return bad(where, "motion.direction", m.Direction, "expected a non-zero [dx, dy]")
+		}
+	default:
+		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity or sine")
+	}
+	return nil
+}
+
+func (c Contact) check(i int, bodies, obstacles map[string]bool) error {
+	where := fmt.Sprintf("contact %d", i+1)
+	if c.Name != "" {
+		where = fmt.Sprintf("contact %q", c.Name)
+	}
+	switch {
+	case !bodies[c.Candidate.Body]:
+		return bad(where, "candidate.body", fmt.Sprintf("%q", c.Candidate.Body), "expected the name of a [[body]]")
+	case c.Candidate.Group == "":
+		return fmt.Errorf("%s: candidate.group is missing", where)
+	case (c.Antagonist == nil) == (c.Obstacle == ""):
+		return fmt.Errorf("%s: give exactly one of antagonist = {body, group} and obstacle = \"name\"", where)
+	case c.Antagonist != nil && !bodies[c.Antagonist.Body]:
+		return bad(where, "antagonist.body", fmt.Sprintf("%q", c.Antagonist.Body), "expected the name of a [[body]]")
+	case c.Antagonist != nil && c.Antagonist.Group == "":
+		return fmt.Errorf("%s: antagonist.group is missing", where)
+	case c.Obstacle != "" && !obstacles[c.Obstacle]:
+		return bad(where, "obstacle", fmt.Sprintf("%q", c.Obstacle), "expected the name of an [[obstacle]]")
+	case !(c.Mu >= 0) || !finite(c.Mu):
+		return bad(where, "mu", c.Mu, "expected a non-negative friction coefficient")
+	case c.Law != "signorini" && c.Law != "shock":
+		return bad(where, "law", fmt.Sprintf("%q", c.Law), "expected signorini or shock")
+	case c.Basis != "nodal" && c.Basis != "pairing":
+		return bad(where, "basis", fmt.Sprintf("%q", c.Basis), "expected nodal or pairing")
+	case c.Alert < 0 || !finite(c.Alert):
+		return bad(where, "alert", c.Alert, "expected a positive alert distance in m")
+	}
+	return nil
+}
