@@ -69,9 +69,13 @@ func (m *Model) Simulation() (*timestep.Simulation, error) {
 	s := m.Scene
 	order := map[string]signorini.Order{"": signorini.Natural, "natural": signorini.Natural,
 		"alternating": signorini.Alternating, "random": signorini.Random}[s.Solver.Order]
+	change := -1.0
+	if s.Solver.ChangeTolerance != nil {
+		change = *s.Solver.ChangeTolerance
+	}
 	sim, err := timestep.NewSimulation(m.Bodies, m.Detector, timestep.SimOptions{
 		H: s.Time.H, Theta: s.Time.Theta, Laws: m.Laws, Strict: s.Solver.Strict,
-		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
+		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)

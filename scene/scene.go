@@ -38,6 +38,10 @@ type Time struct {
 // Solver configures NLGS.
 type Solver struct {
 	Tolerance  float64 `toml:"tolerance"`  // default 1e-8
+	// ChangeTolerance also requires the relative change of the impulses
+	// over a sweep to fall below it; absent, the residual alone decides
+	// (contact problems are often hyperstatic: see signorini.Options).
+	ChangeTolerance *float64 `toml:"change_tolerance"`
 	MaxSweeps  int     `toml:"max_sweeps"` // default 10000
 	Order      string  `toml:"order"`      // natural (default), alternating, random
 	Relaxation float64 `toml:"relaxation"` // in (0, 2); default 1
@@ -267,6 +271,8 @@ func (v Solver) check() error {
 	switch {
 	case v.Tolerance < 0 || !finite(v.Tolerance):
 		return bad("[solver]", "tolerance", v.Tolerance, "expected a positive tolerance (default 1e-8)")
+	case v.ChangeTolerance != nil && !(*v.ChangeTolerance > 0):
+		return bad("[solver]", "change_tolerance", *v.ChangeTolerance, "expected a positive tolerance (leave it out to stop on the residual alone)")
 	case v.MaxSweeps < 0:
 		return bad("[solver]", "max_sweeps", v.MaxSweeps, "expected a positive number of sweeps (default 10000)")
 	case v.Relaxation != 0 && !(v.Relaxation > 0 && v.Relaxation < 2):

@@ -74,8 +74,14 @@ type Options struct {
 	Warm      []float64 // 2n impulses for Start = Warm
 	Box       float64   // for Start = RandomBox
 	Omega     float64   // relaxation in (0, 2); 0 means 1
-	Tol       float64   // on the relative change and on the residual; 0 means 1e-8
-	MaxSweeps int       // 0 means 10 000
+	Tol       float64   // on the residual (and the change); 0 means 1e-8
+	// ChangeTol bounds the relative change of r over the last sweep; 0
+	// means Tol. A negative value stops on the residual alone (checked every
+	// 10 sweeps and whenever the change is below Tol): right for
+	// hyperstatic problems, where the impulses may drift along a set of
+	// solutions that all satisfy the laws.
+	ChangeTol float64
+	MaxSweeps int // 0 means 10 000
 }
 
 // Result of NLGS.
@@ -93,8 +99,9 @@ var ErrNotConverged = errors.New("signorini: NLGS did not converge")
 
 // NLGS solves the problem by nonlinear Gauss-Seidel: each contact in turn
 // is solved exactly (Single) with the others' current impulses, then
-// optionally relaxed and projected back on the cone. It stops when both the
-// relative change of r over a sweep and the residual are below Tol.
+// optionally relaxed and projected back on the cone. It stops when the
+// residual is below Tol and the relative change of r over a sweep below
+// ChangeTol (see Options).
 func NLGS(p *Problem, opt Options) (*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
@@ -109,6 +116,10 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	}
 	if omega == 0 {
 		omega = 1
+	}
+	changeTol := opt.ChangeTol
+	if changeTol == 0 {
+		changeTol = tol
 	}
 	if !(omega > 0 && omega < 2) {
 		return nil, fmt.Errorf("signorini: relaxation omega = %g must lie in (0, 2)", omega)
@@ -155,9 +166,10 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		// floored at 1 when both vanish, so that r ~ 0 (q ~ 0) does not
 		// make a round-off change look large.
 		res.Change = math.Sqrt(change) / scaleOf(math.Sqrt(math.Max(norm, qq)))
-		if res.Change <= tol || sweep == maxSweeps {
+		check := res.Change <= tol || res.Change <= changeTol || sweep == maxSweeps || (changeTol < 0 && sweep%10 == 0)
+		if check {
 			res.Residual = Residual(p, r, res.U)
-			if res.Change <= tol && res.Residual <= tol {
+			if res.Residual <= tol && (changeTol < 0 || res.Change <= changeTol) {
 				statuses(p, res)
 				return res, nil
 			}

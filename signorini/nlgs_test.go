@@ -335,3 +335,12 @@ func TestFileRoundTrip(t *testing.T) {
 	_, _, err := ReadProblem(filepath.Join(dir, "missing.json"))
 	assert.Error(t, err)
 }
+
+// TestResidualOnly: on the hyperstatic bar from a random start, stopping on
+// the residual alone still gives a solution satisfying the laws.
+func TestResidualOnly(t *testing.T) {
+	p := bar()
+	res, err := NLGS(p, Options{ChangeTol: -1, Tol: 1e-10, Start: RandomBox, Box: 0.02, Seed: 3})
+	require.NoError(t, err)
+	assert.LessOrEqual(t, res.Residual, 1e-10)
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/signorini"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,34 +38,136 @@ func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law Law, m
 	require.NoError(t, err)
 	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: mu, Basis: basis, Alert: 2e-3})
 	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-6, Theta: 0.5, Laws: []Law{law}})
+	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-6, Theta: 0.5, Laws: []Law{law}, Solver: signorini.Options{ChangeTol: -1}})
 	require.NoError(t, err)
 	return sim, []*Body{lower, upper}
 }
 
-func TestCollidingBlocksQuick(t *testing.T) {
-	sim, bodies := blocks(t, mesh.Q4, 1, contact.Nodal, Positional, 0.1)
-	e0 := sim.Stepper.TotalEnergy()
-	minGap := math.Inf(1)
-	slides, maxUnits := 0, 0
-	for i := 0; i < 750; i++ {
+// TestCollidingBlocks runs seeds/000's example for 750 steps in every
+// element kind: the upper block slides on the lower one, then bounces off
+// with both bodies vibrating. Bounds: no candidate node penetrates more
+// than 1% of the cell size (4 mm); the energy balance closes to 1e-6.
+// (The pairing basis on quadratic edges is left out: after the bounce it
+// lets nodes penetrate while the weighted gap stays non-negative, and the
+// run degrades; see the closing note of the contact issue.)
+func TestCollidingBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		kind  mesh.Kind
+		basis contact.Basis
+	}{{mesh.Q4, contact.Nodal}, {mesh.T3, contact.Nodal}, {mesh.Q8, contact.Nodal}, {mesh.T6, contact.Nodal}} {
+		t.Run(tc.kind.String()+map[contact.Basis]string{contact.Nodal: "/nodal", contact.Pairing: "/pairing"}[tc.basis], func(t *testing.T) {
+			sim, bodies := blocks(t, tc.kind, 1, tc.basis, Positional, 0.1)
+			e0 := sim.Stepper.TotalEnergy()
+			minGap, slides, lastContact := math.Inf(1), 0, 0
+			for i := 1; i <= 750; i++ {
+				st, err := sim.Step()
+				require.NoError(t, err)
+				require.True(t, st.Converged || st.Units == 0, "step %d", i)
+				minGap = math.Min(minGap, st.MinGap)
+				slides += st.Slide
+				if st.Units-st.Open > 0 {
+					lastContact = i
+				}
+			}
+			e := sim.Stepper.TotalEnergy()
+			vy := meanVelocity(bodies[1])[1]
+			t.Logf("%v: largest penetration %.3g m (%.2g of a cell), %d sliding unit-steps, last contact at step %d, upper block v_y %.3g m/s, friction %.4g J, contact law %.4g J, elastic at end %.4g J",
+				tc.kind, -minGap, -minGap/0.004, slides, lastContact, vy, sim.FrictionWork, sim.NormalWork, e.Elastic)
+			assert.Less(t, -minGap, 0.01*0.004, "penetration")
+			assert.InDelta(t, e0.Balance(), e.Balance(), 1e-6*e0.Kinetic, "energy balance")
+			assert.Greater(t, slides, 1000, "a phase of sliding contact")
+			assert.Less(t, lastContact, 600, "the blocks separate")
+			assert.Greater(t, vy, 20.0, "the upper block bounces")
+			assert.Greater(t, e.Elastic, 0.01*e0.Kinetic, "vibrations persist")
+			assert.Less(t, sim.FrictionWork, 0.0)
+			assert.LessOrEqual(t, sim.NormalWork, 1e-9*e0.Kinetic, "the contact law never creates energy")
+		})
+	}
+}
+
+func meanVelocity(b *Body) [2]float64 {
+	var v [2]float64
+	for e, full := range b.Space.DOFs.DOF {
+		v[full%2] += b.V[e]
+	}
+	n := float64(len(b.Space.Mesh.Nodes))
+	return [2]float64{v[0] / n, v[1] / n}
+}
+
+// TestFrictionlessImpact: two identical free Q4 blocks meet head on at
+// +-10 m/s without friction, theta = 1/2. Momentum is conserved to
+// round-off, the impact lasts about 2L/c = 0.19 ms (1 000 steps), the
+// impulses vanish once they separate, and the energy kept after separation
+// is stated (the positional law loses only the small
+// impact term; the rest goes into vibrations).
+func TestFrictionlessImpact(t *testing.T) {
+	mat := element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
+	var bodies []*Body
+	var spaces []*assemble.Space
+	for k, x := range []float64{0, 0.0402} {
+		m, err := mesh.Rectangle([2]float64{x, 0}, 0.04, 0.04, 8, 8, mesh.Q4)
+		require.NoError(t, err)
+		s, err := assemble.NewSpace(m)
+		require.NoError(t, err)
+		b, err := NewBody([]string{"left", "right"}[k], s, mat, Options{})
+		require.NoError(t, err)
+		v := [2]float64{10 - 20*float64(k), 0}
+		b.SetVelocity(func([2]float64) [2]float64 { return v })
+		bodies, spaces = append(bodies, b), append(spaces, s)
+	}
+	cand, err := contact.NewSide(0, spaces[0].Mesh, spaces[0].DOFs, "right", 1)
+	require.NoError(t, err)
+	ant, err := contact.NewSide(1, spaces[1].Mesh, spaces[1].DOFs, "left", 1)
+	require.NoError(t, err)
+	det, err := contact.NewDetector(&contact.Pair{Name: "head-on", Candidate: cand, Antagonist: ant, Alert: 2e-3})
+	require.NoError(t, err)
+	sim, err := NewSimulation(bodies, det, SimOptions{H: 2e-7, Theta: 0.5})
+	require.NoError(t, err)
+	momentum := func() float64 {
+		var p float64
+		for _, b := range bodies {
+			mv := make([]float64, len(b.V))
+			assemble.MulVecTo(mv, b.M, b.V)
+			for e, full := range b.Space.DOFs.DOF {
+				if full%2 == 0 {
+					p += mv[e]
+				}
+			}
+		}
+		return p
+	}
+	p0, e0 := momentum(), sim.Stepper.TotalEnergy()
+	separated, lastImpulse := 0, 0
+	for i := 1; i <= 2500; i++ {
 		st, err := sim.Step()
 		require.NoError(t, err)
-		minGap = math.Min(minGap, st.MinGap)
-		slides += st.Slide
-		maxUnits = max(maxUnits, st.Units-st.Open)
-		if i%50 == 0 {
-			e := sim.Stepper.TotalEnergy()
-			t.Logf("step %d: units %d open %d stick %d slide %d sweeps %d res %.2g  K %.4g E %.4g contact %.4g balance %.3g", st.Step, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, e.Kinetic, e.Elastic, e.Contact, e.Balance()-e0.Balance())
+		for _, c := range sim.Contacts() {
+			if c.Impulse != [2]float64{} {
+				lastImpulse = i
+			}
+		}
+		// Separated: no candidate within the alert distance (2 mm, more
+		// than the faces' vibration), and it stays so.
+		if separated == 0 && lastImpulse > 0 && st.Units == 0 {
+			separated = i
+		}
+		if separated > 0 {
+			require.Zero(t, st.Units, "step %d: the blocks fly apart for good", i)
 		}
 	}
+	require.NotZero(t, separated, "the blocks must separate")
+	require.Less(t, lastImpulse, separated, "impulses vanish once they separate")
 	e := sim.Stepper.TotalEnergy()
-	t.Logf("min gap %.3g m, slides %d, final upper velocity mean y", minGap, slides)
-	var vy float64
-	for e, full := range bodies[1].Space.DOFs.DOF {
-		if full%2 == 1 {
-			vy += bodies[1].V[e]
-		}
+	kept := (e.Kinetic + e.Elastic) / (e0.Kinetic + e0.Elastic)
+	rigid := 0.0
+	for _, b := range bodies {
+		v := meanVelocity(b)
+		rigid += 0.5 * mat.Rho * 0.04 * 0.04 * (v[0]*v[0] + v[1]*v[1])
 	}
-	t.Logf("mean vy %.3g; balance error %.3g of %.4g", vy/float64(len(bodies[1].V)/2), e.Balance()-e0.Balance(), e0.Kinetic)
+	t.Logf("last impulse at step %d, separated at step %d; energy kept %.4f of the initial, of which rigid-body motion %.4f; contact-law loss %.3g J; left block leaves at %.3f m/s",
+		lastImpulse, separated, kept, rigid/(e0.Kinetic+e0.Elastic), sim.NormalWork, meanVelocity(bodies[0])[0])
+	assert.InDelta(t, p0, momentum(), 1e-10*mat.Rho*0.04*0.04*10)
+	assert.InDelta(t, e0.Balance(), e.Balance(), 1e-9*e0.Kinetic)
+	assert.Greater(t, kept, 0.9, "the positional law at theta = 1/2 keeps most of the energy")
+	assert.LessOrEqual(t, kept, 1+1e-12)
 }

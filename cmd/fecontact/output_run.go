@@ -118,8 +118,8 @@ func (o *runOutput) close(sim *timestep.Simulation) error {
 // summary accumulates per-step statistics for the final report.
 type summary struct {
 	contactSteps, units, sweeps, maxSweeps, unconverged int
-	minGap, maxResidual                               float64
-	init                                              bool
+	minGap, maxResidual                                 float64
+	init                                                bool
 }
 
 func (s *summary) add(st timestep.StepStats) {
