@@ -37,15 +37,15 @@ type Time struct {
 
 // Solver configures NLGS.
 type Solver struct {
-	Tolerance  float64 `toml:"tolerance"`  // default 1e-8
+	Tolerance float64 `toml:"tolerance"` // default 1e-8
 	// ChangeTolerance also requires the relative change of the impulses
 	// over a sweep to fall below it; absent, the residual alone decides
 	// (contact problems are often hyperstatic: see signorini.Options).
 	ChangeTolerance *float64 `toml:"change_tolerance"`
-	MaxSweeps  int     `toml:"max_sweeps"` // default 10000
-	Order      string  `toml:"order"`      // natural (default), alternating, random
-	Relaxation float64 `toml:"relaxation"` // in (0, 2); default 1
-	Strict     bool    `toml:"strict"`     // stop when NLGS does not converge
+	MaxSweeps       int      `toml:"max_sweeps"` // default 10000
+	Order           string   `toml:"order"`      // natural (default), alternating, random
+	Relaxation      float64  `toml:"relaxation"` // in (0, 2); default 1
+	Strict          bool     `toml:"strict"`     // stop when NLGS does not converge
 }
 
 // Output selects what is written.

@@ -68,13 +68,13 @@ const (
 // Options of NLGS. The zero value means: natural order, zero start, no
 // relaxation, tolerance 1e-8, 10 000 sweeps.
 type Options struct {
-	Order     Order
-	Seed      uint64 // for Random order and RandomBox start
-	Start     Start
-	Warm      []float64 // 2n impulses for Start = Warm
-	Box       float64   // for Start = RandomBox
-	Omega     float64   // relaxation in (0, 2); 0 means 1
-	Tol       float64   // on the residual (and the change); 0 means 1e-8
+	Order Order
+	Seed  uint64 // for Random order and RandomBox start
+	Start Start
+	Warm  []float64 // 2n impulses for Start = Warm
+	Box   float64   // for Start = RandomBox
+	Omega float64   // relaxation in (0, 2); 0 means 1
+	Tol   float64   // on the residual (and the change); 0 means 1e-8
 	// ChangeTol bounds the relative change of r over the last sweep; 0
 	// means Tol. A negative value stops on the residual alone (checked every
 	// 10 sweeps and whenever the change is below Tol): right for

@@ -18,8 +18,8 @@ const (
 	// theta-method, g + h (theta U_N,end + (1-theta) U_N,start) >= 0: bodies
 	// do not interpenetrate and rest without drift. A unit found penetrated
 	// at the start of a step (g < 0, from the nonlinearity of the previous
-	// step) gets g = 0: it may not penetrate further and is not pushed out,
-	// so the law never creates energy. The default.
+	// step) is pushed out within the step; the work of that push, -P g/h, is
+	// booked in the contact-law work. The default.
 	Positional Law = iota
 	// Shock is the velocity law U_N,end >= 0 for the contacts whose gap
 	// predicted with the free velocity is not positive: inelastic impacts
@@ -233,11 +233,8 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree [][]float64, t, h, 
 		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], u.Mu
 		switch s.law(u.Key.Pair) {
 		case Positional:
-			// A penetrated unit (from the nonlinearity of the last step) is
-			// held where it is, not pushed out: pushing out within one step
-			// would turn the penetration into energy, -P g/h.
 			active[a] = true
-			p.Shift[a] = ((1-th)*u0[a][0] + math.Max(u.Gap, 0)/h) / th
+			p.Shift[a] = ((1-th)*u0[a][0] + u.Gap/h) / th
 		case Shock:
 			active[a] = u.Gap+h*uf[0] <= 0
 			if !active[a] {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fecontact/fecontact/internal/vtkcheck"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestExampleRun runs the README's first command, shortened, and opens what
+// it wrote with VTK.
+func TestExampleRun(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := fecontact("example", "colliding-blocks", "--steps", "120", "-o", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "done: 120 steps")
+	assert.Contains(t, stdout, "0 unconverged")
+	bodies := vtkcheck.Read(t, filepath.Join(dir, "bodies.pvd"))
+	require.Len(t, bodies, 2*13, "two bodies at t = 0 and every 10 steps")
+	assert.Equal(t, 341, bodies[0].Points, "lower block: 31 x 11 nodes")
+	assert.Equal(t, 121, bodies[1].Points, "upper block: 11 x 11 nodes")
+	assert.Equal(t, []int{9}, bodies[1].Types)
+	assert.Less(t, bodies[len(bodies)-1].U3[1], 0.0, "the upper block has moved down")
+	contacts := vtkcheck.Read(t, filepath.Join(dir, "contacts.pvd"))
+	require.Len(t, contacts, 13)
+	assert.Equal(t, 11, contacts[12].Points, "11 candidate nodes in contact")
+	assert.Equal(t, []int{1}, contacts[12].Types, "vertex cells")
+	for _, f := range []string{"history.csv", "energy.png"} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		require.NoError(t, err, f)
+		assert.Greater(t, st.Size(), int64(1000), f)
+	}
+	hist, err := os.ReadFile(filepath.Join(dir, "history.csv"))
+	require.NoError(t, err)
+	assert.Len(t, strings.Split(strings.TrimSpace(string(hist)), "\n"), 122)
+}
+
+func TestRunAndInfoErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	require.NoError(t, os.WriteFile(bad, []byte("[time]\nh = -1e-6\nduration = 1e-3\n"), 0o644))
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", bad}, 1, "bad.toml: [time]: h = -1e-06: expected a positive time step in s"},
+		{[]string{"info", bad}, 1, "bad.toml: [time]: h = -1e-06"},
+		{[]string{"run"}, 2, "expected one scene file"},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, resting-block)`},
+		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
+		{[]string{"example", "colliding-blocks", "--kind", "Q9", "-o", dir}, 1, `unknown cell kind "Q9"`},
+	} {
+		code, _, stderr := fecontact(tc.args...)
+		assert.Equal(t, tc.code, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}
+
+func TestInfo(t *testing.T) {
+	code, stdout, stderr := fecontact("info", "../../examples/colliding-blocks/scene.toml")
+	require.Equal(t, 0, code, stderr)
+	for _, want := range []string{
+		"time: h = 1e-06 s, theta = 0.5, 750 steps",
+		"body lower: 341 nodes, 300 cells, 620 DOFs (62 fixed)",
+		"body upper: 121 nodes, 100 cells, 242 DOFs (0 fixed); mass 12.48 kg",
+		"wave speeds: P 430.3 m/s",
+		`contact "upper-on-lower": 11 candidate nodes`,
+		"memory: about",
+	} {
+		assert.Contains(t, stdout, want)
+	}
+}

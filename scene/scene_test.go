@@ -1,0 +1,136 @@
+package scene
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fecontact/fecontact/examples"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const minimal = `
+[time]
+h = 1e-6
+duration = 1e-5
+
+[[body]]
+name = "b"
+rectangle = { kind = "Q4", origin = [0.0, 0.0], size = [0.1, 0.1], cells = [2, 2] }
+E = 1e9
+nu = 0.3
+rho = 1000
+`
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, edit, want string
+	}{
+		{"unknown key", minimal + "\n[output]\nevry = 3\n", `scene.toml: unknown key output.evry`},
+		{"syntax", minimal + "[solver\n", "expected '.' or ']' to end table name"},
+		{"negative density", strings.Replace(minimal, "rho = 1000", "rho = -7800", 1), `body "b": rho = -7800: expected a positive density`},
+		{"zero step", strings.Replace(minimal, "h = 1e-6", "h = 0.0", 1), "[time]: h = 0: expected a positive time step"},
+		{"theta", strings.Replace(minimal, "h = 1e-6", "h = 1e-6\ntheta = 0.3", 1), "[time]: theta = 0.3"},
+		{"kind", strings.Replace(minimal, `"Q4"`, `"Q9"`, 1), `unknown cell kind "Q9"`},
+		{"two meshes", strings.Replace(minimal, `nu = 0.3`, "nu = 0.3\ngmsh = \"x.msh\"", 1), "give exactly one mesh"},
+		{"bad group", minimal + "fixed = [{ group = \"bottm\" }]\n", `no node group "bottm" (node groups: bottom, left, right, top)`},
+		{"contact body", minimal + "\n[[contact]]\ncandidate = { body = \"c\", group = \"bottom\" }\nobstacle = \"floor\"\n", `contact 1: candidate.body = "c": expected the name of a [[body]]`},
+		{"obstacle name", minimal + "\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"flor\"\n", `obstacle = "flor": expected the name of an [[obstacle]]`},
+		{"law", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\nlaw = \"penalty\"\n", `law = "penalty": expected signorini or shock`},
+		{"candidate group", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"botom\" }\nobstacle = \"floor\"\n", `candidate: mesh b rect(Q4 0.1x0.1 2x2): no edge group "botom"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Decode(strings.NewReader(tc.edit), "scene.toml")
+			if tc.name == "syntax" {
+				require.Error(t, err)
+				assert.Regexp(t, `^scene.toml:1[0-9]: `, err.Error(), "the line is named")
+			}
+			if err == nil {
+				_, err = sc.Model(Variant{})
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// TestExamples runs every built-in example briefly and checks one thing it
+// must show.
+func TestExamples(t *testing.T) {
+	for _, name := range examples.Names() {
+		t.Run(name, func(t *testing.T) {
+			data, err := examples.Scene(name)
+			require.NoError(t, err)
+			sc, err := Decode(strings.NewReader(string(data)), name+"/scene.toml")
+			require.NoError(t, err)
+			m, err := sc.Model(Variant{})
+			require.NoError(t, err)
+			sim, err := m.Simulation()
+			require.NoError(t, err)
+			switch name {
+			case "colliding-blocks":
+				// 200 steps: the upper block lands and slides; by then friction
+				// has taken some 5 kJ of its 50.7 kJ.
+				for i := 0; i < 200; i++ {
+					_, err := sim.Step()
+					require.NoError(t, err)
+				}
+				assert.InDelta(t, -5000, sim.FrictionWork, 1500)
+			case "resting-block":
+				for i := 0; i < 100; i++ {
+					_, err := sim.Step()
+					require.NoError(t, err)
+				}
+				assert.Less(t, sim.Stepper.TotalEnergy().Kinetic, 1.0)
+			default:
+				t.Fatalf("example %s has no test", name)
+			}
+		})
+	}
+}
+
+// TestRestingBlockStaysStill: the block of the resting-block example under
+// gravity on the floor, 10 000 steps of the positional law: after the first
+// settling, its mean height does not drift, no candidate lifts off
+// (chatter) and none penetrates more than 1e-9 m.
+func TestRestingBlockStaysStill(t *testing.T) {
+	data, err := examples.Scene("resting-block")
+	require.NoError(t, err)
+	sc, err := Decode(strings.NewReader(string(data)), "resting-block/scene.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	sim, err := m.Simulation()
+	require.NoError(t, err)
+	body := m.Bodies[0]
+	meanY := func() float64 {
+		var s float64
+		for e, full := range body.Space.DOFs.DOF {
+			if full%2 == 1 {
+				s += body.Q[e]
+			}
+		}
+		return s / float64(len(body.Space.Mesh.Nodes))
+	}
+	var settled float64
+	minGap, maxGap := math.Inf(1), math.Inf(-1)
+	for i := 1; i <= 10000; i++ {
+		st, err := sim.Step()
+		require.NoError(t, err)
+		if i == 2000 {
+			settled = meanY()
+		}
+		if i > 2000 {
+			require.Zero(t, st.Open, "step %d: a bottom node lifted off", i)
+			for _, c := range sim.Contacts() {
+				minGap, maxGap = math.Min(minGap, c.Gap), math.Max(maxGap, c.Gap)
+			}
+		}
+	}
+	drift := meanY() - settled
+	t.Logf("mean height change from step 2000 to 10000: %.3g m; gaps in [%.3g, %.3g] m", drift, minGap, maxGap)
+	assert.InDelta(t, 0, drift, 1e-9)
+	assert.Greater(t, minGap, -1e-9)
+	assert.Less(t, maxGap, 1e-9)
+}
