@@ -7,6 +7,7 @@
 //	fecontact run scene.toml [-o out/] [--refine N] [--kind Q8]
 //	fecontact example colliding-blocks [-o out/]
 //	fecontact info scene.toml
+//	fecontact solve PROBLEM.json... [--tol 1e-8]
 //	fecontact mesh FILE.msh [-o out.vtu]
 //	fecontact mesh rect --kind Q8 --size 0.12x0.04 --cells 30x10 [-o out.vtu]
 //	fecontact free [flags] -o out/
@@ -44,6 +45,7 @@ func commands() []command {
 		{"run", "run a scene file and write ParaView files, a CSV history and pictures", runCmd},
 		{"example", "run a built-in example scene (" + strings.Join(examples.Names(), ", ") + ")", exampleCmd},
 		{"info", "describe a scene: bodies, DOFs, contacts, wave speeds, stable explicit step, memory", infoCmd},
+		{"solve", "solve frictional contact problems (JSON exchange format) and time NLGS", solveCmd},
 		{"mesh", "summarise a mesh (Gmsh file or built-in rectangle) and write it as .vtu", meshCmd},
 		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
 	}

@@ -75,3 +75,17 @@ func TestInfo(t *testing.T) {
 		assert.Contains(t, stdout, want)
 	}
 }
+
+func TestSolve(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/testdata/fc2d/FrictionContactProblem00*.json")
+	if len(files) == 0 {
+		t.Skip("skipped: ../shared/testdata/fc2d is not beside this checkout")
+	}
+	code, stdout, stderr := fecontact(append([]string{"solve", "-K", "1"}, files...)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "FrictionContactProblem00237.json")
+	assert.NotContains(t, stdout, "not converged")
+	code, _, stderr = fecontact("solve", "--order", "sideways", files[0])
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--order "sideways"`)
+}

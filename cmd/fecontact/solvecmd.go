@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// solveCmd solves frictional contact problems in the exchange format of
+// testdata/fc2d with NLGS and prints sweeps, residual and time: the
+// counterpart of ../shared/peers/siconos/fc2d_solve.py.
+func solveCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	tol := fs.Float64("tol", 1e-8, "tolerance on the natural-map residual")
+	runs := fs.Int("K", 5, "runs per problem; the time printed is the fastest")
+	order := fs.String("order", "natural", "natural, alternating or random")
+	maxSweeps := fs.Int("max-sweeps", 100000, "sweeps before giving up")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: fecontact solve [--tol 1e-8] [-K 5] PROBLEM.json...")
+		fs.PrintDefaults()
+	}
+	files, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%w: expected problem files (.json)", errUsage)
+	}
+	orders := map[string]signorini.Order{"natural": signorini.Natural, "alternating": signorini.Alternating, "random": signorini.Random}
+	o, ok := orders[*order]
+	if !ok {
+		return fmt.Errorf("%w: --order %q: expected natural, alternating or random", errUsage, *order)
+	}
+	if *runs < 1 {
+		return fmt.Errorf("%w: -K %d: expected at least 1", errUsage, *runs)
+	}
+	fmt.Fprintf(stdout, "%-40s %8s %8s %10s %12s\n", "problem", "contacts", "sweeps", "residual", "time (s)")
+	failed := 0
+	for _, file := range files {
+		p, _, err := signorini.ReadProblem(file)
+		if err != nil {
+			return err
+		}
+		best := time.Duration(math.MaxInt64)
+		var res *signorini.Result
+		for k := 0; k < *runs; k++ {
+			start := time.Now()
+			res, err = signorini.NLGS(p, signorini.Options{Tol: *tol, MaxSweeps: *maxSweeps, Order: o})
+			best = min(best, time.Since(start))
+			if err != nil && !errors.Is(err, signorini.ErrNotConverged) {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+		}
+		note := ""
+		if err != nil {
+			note, failed = "  (not converged)", failed+1
+		}
+		fmt.Fprintf(stdout, "%-40s %8d %8d %10.2g %12.3g%s\n", filepath.Base(file), p.W.Contacts(), res.Sweeps, res.Residual, best.Seconds(), note)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d problems did not converge", failed)
+	}
+	return nil
+}
