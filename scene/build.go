@@ -64,8 +64,9 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 	return m, nil
 }
 
-// Simulation factorises the model's bodies and returns the simulation.
-func (m *Model) Simulation() (*timestep.Simulation, error) {
+// Simulation factorises the model's bodies and returns the simulation;
+// onProblem (may be nil) is passed on as SimOptions.OnProblem.
+func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) error) (*timestep.Simulation, error) {
 	s := m.Scene
 	order := map[string]signorini.Order{"": signorini.Natural, "natural": signorini.Natural,
 		"alternating": signorini.Alternating, "random": signorini.Random}[s.Solver.Order]
@@ -73,10 +74,14 @@ func (m *Model) Simulation() (*timestep.Simulation, error) {
 	if s.Solver.ChangeTolerance != nil {
 		change = *s.Solver.ChangeTolerance
 	}
-	sim, err := timestep.NewSimulation(m.Bodies, m.Detector, timestep.SimOptions{
+	opts := timestep.SimOptions{
 		H: s.Time.H, Theta: s.Time.Theta, Laws: m.Laws, Strict: s.Solver.Strict,
 		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
-	})
+	}
+	if len(onProblem) > 0 {
+		opts.OnProblem = onProblem[0]
+	}
+	sim, err := timestep.NewSimulation(m.Bodies, m.Detector, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}

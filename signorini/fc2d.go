@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,10 +149,17 @@ func readMatrixMarket(path string, n int) ([]Triplet, error) {
 
 // WriteProblem writes a problem in the exchange format: W inline when
 // 2n <= 200, else as NAME_W.mtx next to the JSON. Any Delassus is written
-// through its blocks, so W never needs to be dense in memory.
+// through its blocks, so W never needs to be dense in memory. The shifts
+// are folded into q (the law on u_N + s is the law on W r + q with q_N + s),
+// so that any reader of the format, Siconos' among them, solves the same
+// problem; an infinite shift (a unit left open) becomes the largest float.
 func WriteProblem(path, name string, p *Problem) error {
 	n := p.W.Contacts()
-	f := File{N: n, Name: name, Q: p.Q, Mu: p.Mu, Shift: p.Shift}
+	q := append([]float64(nil), p.Q...)
+	for a := 0; a < n; a++ {
+		q[2*a] = math.Min(q[2*a]+p.shift(a), math.MaxFloat64)
+	}
+	f := File{N: n, Name: name, Q: q, Mu: p.Mu}
 	entries := triplets(p.W)
 	if 2*n <= 200 {
 		f.W = make([][]float64, 2*n)

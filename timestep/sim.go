@@ -49,6 +49,9 @@ type SimOptions struct {
 	// Strict stops the simulation when NLGS does not converge; otherwise the
 	// step goes on with the last iterate and is counted in Unconverged.
 	Strict bool
+	// OnProblem, if set, sees every step's contact problem before it is
+	// solved (to export it, say); it must not keep or change it.
+	OnProblem func(step int, p *signorini.Problem) error
 }
 
 // StepStats describes one step.
@@ -189,6 +192,11 @@ func (s *Simulation) Step() (StepStats, error) {
 	}
 	prob, u0, rigid1, active := s.problem(units, v0, vfree, t, h, th)
 	var res *signorini.Result
+	if len(units) > 0 && s.opt.OnProblem != nil {
+		if err := s.opt.OnProblem(stats.Step, prob); err != nil {
+			return stats, err
+		}
+	}
 	if len(units) > 0 {
 		res, err = s.solve(prob, units, &stats)
 		if err != nil {

@@ -89,3 +89,15 @@ func TestSolve(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `--order "sideways"`)
 }
+
+// TestExportStep exports the contact problem of a step of the colliding
+// blocks and solves it again with the solve command.
+func TestExportStep(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := fecontact("example", "colliding-blocks", "--steps", "100", "--export-step", "100", "--quiet", "-o", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "problem_100.json (11 contacts)")
+	code, stdout, stderr = fecontact("solve", "-K", "1", filepath.Join(dir, "problem_100.json"))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "problem_100.json")
+}

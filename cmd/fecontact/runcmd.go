@@ -7,12 +7,14 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -23,6 +25,7 @@ type runFlags struct {
 	kind   *string
 	steps  *int
 	every  *int
+	export *int
 	quiet  *bool
 }
 
@@ -33,6 +36,7 @@ func newRunFlags(fs *flag.FlagSet) runFlags {
 		kind:   fs.String("kind", "", "replace the cell kind of every generated rectangle: T3, Q4, T6 or Q8"),
 		steps:  fs.Int("steps", 0, "stop after this many steps (0: the scene's duration)"),
 		every:  fs.Int("every", 0, "write the fields every this many steps (0: the scene's [output] every)"),
+		export: fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
 		quiet:  fs.Bool("quiet", false, "print only the summary"),
 	}
 }
@@ -95,7 +99,21 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sim, err := model.Simulation()
+	export := func(step int, p *signorini.Problem) error {
+		if step != *rf.export {
+			return nil
+		}
+		path := filepath.Join(*rf.out, fmt.Sprintf("problem_%d.json", step))
+		if err := signorini.WriteProblem(path, fmt.Sprintf("%s step %d", sc.Name, step), p); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s (%d contacts)\n", path, p.W.Contacts())
+		return nil
+	}
+	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
+		return err
+	}
+	sim, err := model.Simulation(export)
 	if err != nil {
 		return err
 	}
