@@ -158,11 +158,20 @@ func Decode(r io.Reader, name string) (*Scene, error) {
 		return nil, fmt.Errorf("%s: unknown key %s (check the spelling against the README's scene reference)", name, strings.Join(keys, ", "))
 	}
 	s.Name, s.Dir = name, filepath.Dir(name)
-	s.defaults()
-	if err := s.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := s.Validate(); err != nil {
+		return nil, err
 	}
 	return &s, nil
+}
+
+// Validate fills in the defaults and checks every value, for scenes built
+// in Go rather than read from a file.
+func (s *Scene) Validate() error {
+	s.defaults()
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return nil
 }
 
 func (s *Scene) defaults() {

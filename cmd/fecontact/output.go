@@ -71,18 +71,15 @@ type history struct {
 	w *bufio.Writer
 }
 
-// newHistory creates the CSV; with contact it has the contact columns too.
-func newHistory(path string, withContact bool) (*history, error) {
+// newHistory creates the CSV of a run, one line per step.
+func newHistory(path string) (*history, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	w := bufio.NewWriter(f)
-	fmt.Fprint(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance")
-	if withContact {
-		fmt.Fprint(w, ",normal_work,friction_work,obstacle_work,contacts,open,stick,slide,sweeps,residual,min_gap")
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
+		"normal_work,friction_work,obstacle_work,contacts,open,stick,slide,sweeps,residual,min_gap")
 	return &history{f: f, w: w}, nil
 }
 
@@ -98,11 +95,6 @@ func finiteOr(x, alt float64) float64 {
 		return alt
 	}
 	return x
-}
-
-func (h *history) add(step int, t float64, e timestep.Energy) {
-	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n", step, t,
-		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance())
 }
 
 func (h *history) close() error {

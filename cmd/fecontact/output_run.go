@@ -35,7 +35,7 @@ type energyPoint struct {
 }
 
 func newOutput(dir string, enc vtk.Encoding, sc *scene.Scene, bodies []*timestep.Body) (*runOutput, error) {
-	h, err := newHistory(filepath.Join(dir, "history.csv"), true)
+	h, err := newHistory(filepath.Join(dir, "history.csv"))
 	if err != nil {
 		return nil, err
 	}
