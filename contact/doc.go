@@ -17,11 +17,16 @@
 //     obstacle on their right: walking from the first to the last point the
 //     free side is on the left, so a floor is listed left to right.
 //   - Convex corners are rounded with zero radius: when the closest point of
-//     an antagonist is one of its vertices and the candidate is outside,
-//     n = (x_c - x_vertex)/|x_c - x_vertex| and g = |x_c - x_vertex|, so the
-//     normal turns continuously around the corner. A candidate exactly at a
-//     vertex, or behind the antagonist, takes the normal of the nearest edge
-//     with the largest signed gap (the nearer face).
+//     an antagonist is one of its vertices and the candidate is outside the
+//     face or past the vertex (beyond the end of the edge: at the free end of
+//     a group, a point past the end and behind the face's line is outside the
+//     body, e.g. a block sliding off the end of a floor falls instead of
+//     riding an invisible extension), n = (x_c - x_vertex)/|x_c - x_vertex|
+//     and g = |x_c - x_vertex|, so the normal turns continuously around the
+//     corner. A candidate exactly at a vertex, or behind a face, takes the
+//     normal of the nearest edge with the largest signed gap (the nearer
+//     face). A corner meeting a corner exactly is beyond what node-to-segment
+//     contact resolves.
 //   - A candidate is paired when its distance to the antagonist's closest
 //     point is at most the pair's alert distance: a point deeper behind the
 //     antagonist than that is not detected, so the alert distance must

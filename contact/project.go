@@ -25,14 +25,17 @@ func (p projection) better(q projection, scale float64) bool {
 	return p.dist < q.dist
 }
 
-// finish applies the convention at the ends of an entry: a candidate
-// outside the face whose closest point is an end sees a rounded corner.
-func finish(x [2]float64, p projection, face [2]float64) projection {
+// finish applies the convention at the ends of an entry: a candidate whose
+// closest point is an end sees a rounded corner when it is outside the face
+// or past the end (past the end and behind the face's line is outside a
+// convex corner; counting it as penetration would push it out of nothing).
+// beyond tells that the unclamped projection fell past the end.
+func finish(x [2]float64, p projection, face [2]float64, beyond bool) projection {
 	d := [2]float64{x[0] - p.xa[0], x[1] - p.xa[1]}
 	p.dist = math.Hypot(d[0], d[1])
 	p.n = face
 	p.gap = d[0]*face[0] + d[1]*face[1]
-	if (p.s == -1 || p.s == 1) && p.gap > 0 && p.dist > 0 {
+	if (p.s == -1 || p.s == 1) && (p.gap > 0 || beyond) && p.dist > 0 {
 		p.n = [2]float64{d[0] / p.dist, d[1] / p.dist}
 		p.gap = p.dist
 	}
@@ -44,11 +47,11 @@ func finish(x [2]float64, p projection, face [2]float64) projection {
 func projectSegment(x, a, b [2]float64) projection {
 	ex, ey := b[0]-a[0], b[1]-a[1]
 	l2 := ex*ex + ey*ey
-	u := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / l2
-	u = math.Max(0, math.Min(1, u))
+	raw := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / l2
+	u := math.Max(0, math.Min(1, raw))
 	l := math.Sqrt(l2)
 	p := projection{s: 2*u - 1, xa: [2]float64{a[0] + u*ex, a[1] + u*ey}}
-	return finish(x, p, [2]float64{ey / l, -ex / l})
+	return finish(x, p, [2]float64{ey / l, -ex / l}, raw < 0 || raw > 1)
 }
 
 // quadratic evaluates a 3-node edge (ends X[0], X[1], mid-side X[2]) and its
@@ -111,7 +114,9 @@ func projectQuadratic(x [2]float64, X *[3][2]float64) projection {
 	}
 	p, dp := quadratic(X, s)
 	l := math.Hypot(dp[0], dp[1])
-	return finish(x, projection{s: s, xa: p}, [2]float64{dp[1] / l, -dp[0] / l})
+	// Past the end: the distance would still fall moving outwards.
+	outward := s * ((x[0]-p[0])*dp[0] + (x[1]-p[1])*dp[1])
+	return finish(x, projection{s: s, xa: p}, [2]float64{dp[1] / l, -dp[0] / l}, (s == -1 || s == 1) && outward > 0)
 }
 
 // projectDisc projects x on a circle of centre c and radius r, free space
