@@ -242,10 +242,12 @@ func TestDegenerateGeometry(t *testing.T) {
 	c := projectSegment([2]float64{2, -1}, [2]float64{0, 0}, [2]float64{1, 0})
 	assert.InDelta(t, math.Sqrt(2), c.gap, 1e-15)
 	assert.InDeltaSlice(t, []float64{1 / math.Sqrt(2), -1 / math.Sqrt(2)}, c.n[:], 1e-15)
-	// Past the end of a floor and below its line: outside, not penetrating.
-	f := projectSegment([2]float64{1.003, -0.004}, [2]float64{0, 0}, [2]float64{1, 0})
+	// Past the end of an edge and behind its face's line (the segment's free
+	// side is below it): outside a convex corner, so a positive gap from the
+	// vertex, not a penetration of the face extended.
+	f := projectSegment([2]float64{1.003, 0.004}, [2]float64{0, 0}, [2]float64{1, 0})
 	assert.InDelta(t, 0.005, f.gap, 1e-15)
-	assert.InDeltaSlice(t, []float64{0.6, -0.8}, f.n[:], 1e-12)
+	assert.InDeltaSlice(t, []float64{0.6, 0.8}, f.n[:], 1e-12)
 	// Behind the face (penetrating): the face normal and a negative gap.
 	b := projectSegment([2]float64{0.5, 0.01}, [2]float64{0, 0}, [2]float64{1, 0})
 	assert.InDelta(t, -0.01, b.gap, 1e-15)
