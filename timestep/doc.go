@@ -13,8 +13,15 @@
 // Mhat = M + h theta C + h^2 theta^2 K, factorised once per body and reused
 // while h, theta and the material stay the same. r = H P is the generalised
 // contact impulse over the step; it enters between the two halves of a Step
-// (FreeVelocity, then AddImpulse or Apply, then Finish), which is the place
-// the contact solver uses.
+// (FreeVelocity, then AddImpulse, then Finish), which is the place the
+// contact solver uses. The nodes a contact may act on are ordered last in
+// the factor: their compliance (Mhat^-1)_BB is the inverse of the factor's
+// dense tail, their free velocity the last block of the backward
+// substitution, and an impulse on them only touches the tail of the forward
+// one, so a step costs one forward and one backward substitution per body.
+//
+// Simulation wires the stepper, contact detection (package contact) and the
+// contact solver (package signorini) into the loop of DESIGN.md section 8.
 //
 // Energy: multiplying the step by v_theta gives the exact discrete balance
 //

@@ -209,8 +209,10 @@ func (s *Stepper) Step() error {
 	return s.Finish()
 }
 
-// FreeVelocity computes every body's velocity at the end of the step as if
-// no impulse acted: v_free = v0 + Mhat^-1 h [f_theta - K (q0 + h theta v0) - C v0].
+// FreeVelocity starts a step: it computes the right-hand side and the
+// forward substitution of v_free = v0 + Mhat^-1 h [f_theta - K (q0 + h theta
+// v0) - C v0], and the free velocity itself on the contact DOFs only (FreeV);
+// Finish completes the solve once the impulses are known.
 func (s *Stepper) FreeVelocity() error {
 	if s.stage != 0 {
 		return errors.New("timestep: FreeVelocity called twice without Finish")
@@ -332,12 +334,15 @@ func (s *Stepper) Finish() error {
 // tail: y_B += L_BB^-1 r_B; any other impulse takes a full forward solve.
 func (st *state) addImpulse() {
 	nb := len(st.eqB)
-	var onB float64
 	for k, e := range st.eqB {
 		st.yB[k] = st.r[e]
-		onB += st.r[e] * st.r[e]
+		st.r[e] = 0 // to see whether anything is left off B
 	}
-	if onB != floats.Dot(st.r, st.r) {
+	offB := floats.Norm(st.r, math.Inf(1)) > 0
+	for k, e := range st.eqB {
+		st.r[e] = st.yB[k]
+	}
+	if offB {
 		st.factor.Forward(st.rhs, st.r) // rhs is free now: reuse it
 		floats.Add(st.y, st.rhs)
 		return
