@@ -65,22 +65,25 @@ func (s *series) write(t float64, bodies []*timestep.Body) error {
 	return s.pvd.Write(filepath.Join(s.dir, s.name+".pvd"))
 }
 
-// history writes the per-step energy history as CSV.
+// history writes the per-step history as CSV. It is written as
+// NAME.partial and renamed to NAME only when the run completes, so a run
+// that fails or is killed never leaves a truncated history.csv.
 type history struct {
-	f *os.File
-	w *bufio.Writer
+	f    *os.File
+	w    *bufio.Writer
+	path string
 }
 
 // newHistory creates the CSV of a run, one line per step.
 func newHistory(path string) (*history, error) {
-	f, err := os.Create(path)
+	f, err := os.Create(path + ".partial")
 	if err != nil {
 		return nil, err
 	}
 	w := bufio.NewWriter(f)
 	fmt.Fprintln(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
 		"normal_work,friction_work,obstacle_work,contacts,open,stick,slide,sweeps,residual,min_gap")
-	return &history{f: f, w: w}, nil
+	return &history{f: f, w: w, path: path}, nil
 }
 
 // addRun writes one line of a run with contact.
@@ -97,10 +100,20 @@ func finiteOr(x, alt float64) float64 {
 	return x
 }
 
+// abandon flushes what was written and leaves it as NAME.partial.
+func (h *history) abandon() {
+	h.w.Flush()
+	h.f.Close()
+}
+
+// close completes the file and renames it into place.
 func (h *history) close() error {
 	if err := h.w.Flush(); err != nil {
 		h.f.Close()
 		return err
 	}
-	return h.f.Close()
+	if err := h.f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(h.path+".partial", h.path)
 }

@@ -93,11 +93,12 @@ func contactGrid(sim *timestep.Simulation) *vtk.Grid {
 	return g
 }
 
-// fail closes the history and returns err: the files written so far are
-// complete (each was renamed into place), the run is not.
+// fail keeps the history as history.csv.partial and returns err: the
+// pieces written so far are complete (each was renamed into place), the
+// run is not.
 func (o *runOutput) fail(err error) error {
-	o.hist.close()
-	return fmt.Errorf("%w (the files in %s stop before this step)", err, o.dir)
+	o.hist.abandon()
+	return fmt.Errorf("%w (the pieces in %s stop before this step; the history is history.csv.partial)", err, o.dir)
 }
 
 func (o *runOutput) close(sim *timestep.Simulation) error {

@@ -101,3 +101,27 @@ func TestExportStep(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "problem_100.json")
 }
+
+// TestFailedRunLeavesNoCompleteHistory: a strict solver that cannot
+// converge stops the run at the first contact; what was written is
+// complete or marked partial.
+func TestFailedRunLeavesNoCompleteHistory(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../examples/colliding-blocks/scene.toml")
+	require.NoError(t, err)
+	text := strings.Replace(string(data), "strict = false", "strict = true", 1)
+	text = strings.Replace(text, "max_sweeps = 10000", "max_sweeps = 1", 1)
+	scene := filepath.Join(dir, "strict.toml")
+	require.NoError(t, os.WriteFile(scene, []byte(text), 0o644))
+	out := filepath.Join(dir, "out")
+	code, _, stderr := fecontact("run", scene, "--quiet", "-o", out)
+	require.Equal(t, 1, code)
+	assert.Contains(t, stderr, "NLGS did not converge")
+	assert.Contains(t, stderr, "history.csv.partial")
+	_, err = os.Stat(filepath.Join(out, "history.csv"))
+	assert.True(t, os.IsNotExist(err), "no history.csv from a failed run")
+	_, err = os.Stat(filepath.Join(out, "history.csv.partial"))
+	assert.NoError(t, err)
+	info := vtkcheck.Read(t, filepath.Join(out, "bodies.pvd"))
+	assert.NotEmpty(t, info, "the pieces listed are complete and readable")
+}
