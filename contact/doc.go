@@ -41,9 +41,10 @@
 //     forces concentrated at nodes. On 2-node edges both forms give the
 //     consistent load of a uniform pressure; on 3-node edges only Pairing
 //     does (1/6, 2/3, 1/6 of the edge load, against 1/4, 1/2, 1/4).
-//   - Unit j's local velocity is U~_j = sum_i P_ij U_i over the nodes i that
-//     found an antagonist, U_i = ((v_c - v_a).n_i, (v_c - v_a).t_i) in node
-//     i's frame; its gap g~_j = sum_i P_ij g_i. H~_j = sum_i P_ij H_i holds
+//   - Unit j exists when every node i of column j of P found an antagonist
+//     within the alert distance (for Nodal: node j itself). Its local
+//     velocity is U~_j = sum_i P_ij U_i, with U_i = ((v_c - v_a).n_i,
+//     (v_c - v_a).t_i) in node i's frame; its gap g~_j = sum_i P_ij g_i. H~_j = sum_i P_ij H_i holds
 //     the two rows (normal, tangent) of U~_j = H~_j v + Rigid_j, where
 //     Rigid_j is the obstacle's velocity term. The reaction R_j (Pa, N and T
 //     components) is the density whose generalised force is H~_j' R_j, so

@@ -18,6 +18,9 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) 
 	}
 	var slab, scratch []Entry
 	for j, col := range p.weights {
+		if !complete(col, pts) {
+			continue
+		}
 		frame := pts[j]
 		var heaviest float64
 		u := Unit{Mu: p.Mu}
@@ -56,6 +59,20 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) 
 		out = append(out, u)
 	}
 	return out
+}
+
+// complete reports whether every node of a column of P found its
+// antagonist. A unit whose weighted gap would miss some of its nodes is left
+// out: a partial sum over nodes with weights of both signs is not a gap,
+// and dropping a node as it crosses the alert distance would change the
+// unit's gap by a jump. (Nodal columns have one node: always complete.)
+func complete(col []Weight, pts []*Point) bool {
+	for _, w := range col {
+		if pts[w.I] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // addRows appends weight times node q's rows H_q: +n, +t on the candidate

@@ -46,15 +46,16 @@ func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law Law, m
 // TestCollidingBlocks runs seeds/000's example for 750 steps in every
 // element kind: the upper block slides on the lower one, then bounces off
 // with both bodies vibrating. Bounds: no candidate node penetrates more
-// than 1% of the cell size (4 mm); the energy balance closes to 1e-6.
-// (The pairing basis on quadratic edges is left out: after the bounce it
-// lets nodes penetrate while the weighted gap stays non-negative, and the
-// run degrades; see the closing note of the contact issue.)
+// than 1% of the cell size (4 mm) with the nodal basis, 3% with the pairing
+// basis (its constraints hold on weighted gaps, so a node may dip a little
+// where its neighbours are clear); the energy balance closes to 1e-6.
 func TestCollidingBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		kind  mesh.Kind
 		basis contact.Basis
-	}{{mesh.Q4, contact.Nodal}, {mesh.T3, contact.Nodal}, {mesh.Q8, contact.Nodal}, {mesh.T6, contact.Nodal}} {
+		bound float64
+	}{{mesh.Q4, contact.Nodal, 0.01}, {mesh.T3, contact.Nodal, 0.01}, {mesh.Q8, contact.Nodal, 0.01}, {mesh.T6, contact.Nodal, 0.01},
+		{mesh.Q8, contact.Pairing, 0.03}, {mesh.T6, contact.Pairing, 0.03}} {
 		t.Run(tc.kind.String()+map[contact.Basis]string{contact.Nodal: "/nodal", contact.Pairing: "/pairing"}[tc.basis], func(t *testing.T) {
 			sim, bodies := blocks(t, tc.kind, 1, tc.basis, Positional, 0.1)
 			e0 := sim.Stepper.TotalEnergy()
@@ -73,7 +74,7 @@ func TestCollidingBlocks(t *testing.T) {
 			vy := meanVelocity(bodies[1])[1]
 			t.Logf("%v: largest penetration %.3g m (%.2g of a cell), %d sliding unit-steps, last contact at step %d, upper block v_y %.3g m/s, friction %.4g J, contact law %.4g J, elastic at end %.4g J",
 				tc.kind, -minGap, -minGap/0.004, slides, lastContact, vy, sim.FrictionWork, sim.NormalWork, e.Elastic)
-			assert.Less(t, -minGap, 0.01*0.004, "penetration")
+			assert.Less(t, -minGap, tc.bound*0.004, "penetration")
 			assert.InDelta(t, e0.Balance(), e.Balance(), 1e-6*e0.Kinetic, "energy balance")
 			assert.Greater(t, slides, 1000, "a phase of sliding contact")
 			assert.Less(t, lastContact, 600, "the blocks separate")
