@@ -145,13 +145,18 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	for _, q := range p.Q {
 		qq += q * q
 	}
+	// After a residual check fails, the next one waits twice as long (up to
+	// 16 sweeps): a residual costs a sweep, and on slowly converging
+	// problems the change is below the tolerance long before the residual
+	// is. The stop comes at most 16 sweeps late.
+	nextCheck, wait := 1, 1
 	for sweep := 1; sweep <= maxSweeps; sweep++ {
 		arrange(order, opt.Order, sweep, rng)
 		var change, norm float64
 		for _, a := range order {
 			off := p.W.OffDiag(a, r)
 			uf := [2]float64{p.Q[2*a] + off[0], p.Q[2*a+1] + off[1]}
-			ra, _, st := single(&diag[a], uf, p.shift(a), p.Mu[a])
+			ra, st := single(&diag[a], uf, p.shift(a), p.Mu[a])
 			if omega != 1 {
 				ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
 			}
@@ -166,13 +171,14 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		// floored at 1 when both vanish, so that r ~ 0 (q ~ 0) does not
 		// make a round-off change look large.
 		res.Change = math.Sqrt(change) / scaleOf(math.Sqrt(math.Max(norm, qq)))
-		check := res.Change <= tol || res.Change <= changeTol || sweep == maxSweeps || (changeTol < 0 && sweep%10 == 0)
-		if check {
+		small := res.Change <= tol || res.Change <= changeTol || (changeTol < 0 && sweep%10 == 0)
+		if (small && sweep >= nextCheck) || sweep == maxSweeps {
 			res.Residual = Residual(p, r, res.U)
 			if res.Residual <= tol && (changeTol < 0 || res.Change <= changeTol) {
 				statuses(p, res)
 				return res, nil
 			}
+			nextCheck, wait = sweep+wait, min(2*wait, 16)
 		}
 	}
 	statuses(p, res)

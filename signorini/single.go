@@ -27,20 +27,32 @@ func (s Status) String() string {
 // or strongly non-symmetric W_aa, with mu |W_nt| >= W_nn), the candidate
 // with the smallest natural-map residual is returned.
 func Single(W [4]float64, uf [2]float64, s, mu float64) (r, u [2]float64, st Status) {
-	return single(&W, uf, s, mu)
+	r, st = single(&W, uf, s, mu)
+	// Each case's velocity follows from its own equations, exactly: open
+	// keeps uf, stick ends at (-s, 0), a slide at u_N = -s.
+	switch st {
+	case Open:
+		u = uf
+	case Stick:
+		u = [2]float64{-s, 0}
+	default:
+		u = [2]float64{-s, uf[1] + W[2]*r[0] + W[3]*r[1]}
+	}
+	return r, u, st
 }
 
-// single is Single with W by pointer, for the sweep's inner loop.
-func single(W *[4]float64, uf [2]float64, s, mu float64) (r, u [2]float64, st Status) {
+// single is Single without the velocity, W by pointer: the sweep's inner
+// loop.
+func single(W *[4]float64, uf [2]float64, s, mu float64) (r [2]float64, st Status) {
 	un := uf[0] + s
 	if un >= 0 {
-		return [2]float64{}, uf, Open
+		return [2]float64{}, Open
 	}
 	// Stick: u = (-s, 0).
 	if det := W[0]*W[3] - W[1]*W[2]; det > 0 {
 		r = [2]float64{-(W[3]*un - W[1]*uf[1]) / det, -(-W[2]*un + W[0]*uf[1]) / det}
 		if r[0] >= 0 && math.Abs(r[1]) <= mu*r[0] {
-			return r, [2]float64{-s, 0}, Stick
+			return r, Stick
 		}
 	}
 	// Slide in direction sg: r_T = -sg mu r_N, u_N + s = 0.
@@ -49,11 +61,12 @@ func single(W *[4]float64, uf [2]float64, s, mu float64) (r, u [2]float64, st St
 			rn := -un / d
 			r = [2]float64{rn, -sg * mu * rn}
 			if ut := uf[1] + W[2]*r[0] + W[3]*r[1]; sg*ut >= 0 {
-				return r, [2]float64{-s, ut}, slideStatus(sg)
+				return r, slideStatus(sg)
 			}
 		}
 	}
-	return leastWrong(*W, uf, s, mu)
+	r, _, st = leastWrong(*W, uf, s, mu)
+	return r, st
 }
 
 func slideStatus(sg float64) Status {
