@@ -2,10 +2,13 @@ package scene
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/mesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -133,4 +136,54 @@ func TestRestingBlockStaysStill(t *testing.T) {
 	assert.InDelta(t, 0, drift, 1e-9)
 	assert.Greater(t, minGap, -1e-9)
 	assert.Less(t, maxGap, 1e-9)
+}
+
+// TestGmshBody: a body read from a Gmsh file named relative to the scene,
+// fixed by a physical group, pressed on a floor by gravity.
+func TestGmshBody(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../mesh/testdata/q8_msh41.msh")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plate.msh"), data, 0o644))
+	text := `
+[time]
+h = 1e-4
+duration = 1e-3
+
+[[body]]
+name = "plate"
+gmsh = "plate.msh"
+E = 1e7
+nu = 0.3
+rho = 1000
+gravity = [0.0, -9.81]
+fixed = [{ group = "left", components = "x" }]
+
+[[obstacle]]
+name = "floor"
+points = [[-1.0, 0.0], [3.0, 0.0]]
+
+[[contact]]
+candidate = { body = "plate", group = "bottom" }
+obstacle = "floor"
+`
+	path := filepath.Join(dir, "scene.toml")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	sc, err := Load(path)
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{Refine: 3, Kind: "T3"})
+	require.NoError(t, err, "refine and kind leave Gmsh meshes alone")
+	require.Equal(t, mesh.Q8, m.Bodies[0].Space.Mesh.Cells[0].Kind)
+	sim, err := m.Simulation()
+	require.NoError(t, err)
+	bottom := len(m.Detector.Pairs[0].Candidate.Nodes)
+	for i := 0; i < 10; i++ {
+		st, err := sim.Step()
+		require.NoError(t, err)
+		assert.Equal(t, bottom, st.Units, "every bottom node is at the floor")
+		assert.Greater(t, st.MinGap, -1e-9, "no penetration")
+		if i > 0 {
+			assert.Zero(t, st.Open, "step %d: the plate presses on the floor everywhere", i+1)
+		}
+	}
 }
