@@ -81,9 +81,10 @@ func (e *Element) Stiffness(ke []float64, X [][2]float64, m Elastic, w *Workspac
 	D := m.D()
 	t := m.T()
 	g := w.grads(n)
+	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := e.Map(X, q, g)
-		if err := checkDet(e.Kind, X, det, q); err != nil {
+		if err := checkDet(det, floor, q); err != nil {
 			return err
 		}
 		f := t * det * p.W
@@ -110,9 +111,10 @@ func (e *Element) Mass(me []float64, X [][2]float64, m Elastic) error {
 	n := e.NumNodes()
 	nd := 2 * n
 	rt := m.Rho * m.T()
+	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := mapGrad(X, e.DN[q], nil)
-		if err := checkDet(e.Kind, X, det, q); err != nil {
+		if err := checkDet(det, floor, q); err != nil {
 			return err
 		}
 		N := e.N[q]
@@ -135,9 +137,10 @@ func (e *Element) LumpedMass(ml []float64, X [][2]float64, m Elastic) error {
 	var diag [8]float64
 	var total, trace float64
 	rt := m.Rho * m.T()
+	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := mapGrad(X, e.DN[q], nil)
-		if err := checkDet(e.Kind, X, det, q); err != nil {
+		if err := checkDet(det, floor, q); err != nil {
 			return err
 		}
 		f := rt * det * p.W
@@ -158,9 +161,10 @@ func (e *Element) LumpedMass(ml []float64, X [][2]float64, m Elastic) error {
 // BodyLoad adds the consistent nodal forces of a body force density f(x)
 // (N/m^3) to fe (2n entries).
 func (e *Element) BodyLoad(fe []float64, X [][2]float64, thickness float64, f func(x [2]float64) [2]float64) error {
+	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := mapGrad(X, e.DN[q], nil)
-		if err := checkDet(e.Kind, X, det, q); err != nil {
+		if err := checkDet(det, floor, q); err != nil {
 			return err
 		}
 		N := e.N[q]
@@ -228,7 +232,7 @@ func StressAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Elastic)
 	n := k.NumNodes()
 	Shape(k, x, N[:n], dN[:n])
 	det := mapGrad(X, dN[:n], g[:n])
-	if err := checkDet(k, X, det, -1); err != nil {
+	if err := checkDet(det, minDet(k, X), -1); err != nil {
 		return Stress{}, err
 	}
 	var exx, eyy, gxy float64

@@ -97,16 +97,24 @@ var ErrBadJacobian = fmt.Errorf("bad Jacobian")
 // the cell's squared diameter: below it a cell is flat to round-off.
 const degenerateTol = 1e-10
 
-// checkDet classifies a Jacobian determinant at a quadrature point.
-func checkDet(k mesh.Kind, X [][2]float64, det float64, q int) error {
+// minDet is the smallest det J accepted in a cell with node coordinates X:
+// det J times the reference area must exceed degenerateTol times the
+// squared diameter. Computed once per cell, not per Gauss point.
+func minDet(k mesh.Kind, X [][2]float64) float64 {
 	d := Diameter(k, X)
+	return degenerateTol * d * d / RefArea(k)
+}
+
+// checkDet classifies a Jacobian determinant at quadrature point q against
+// the cell's threshold (minDet).
+func checkDet(det, floor float64, q int) error {
 	switch {
 	case math.IsNaN(det):
 		return fmt.Errorf("%w: det J is NaN at Gauss point %d (a coordinate is not a number)", ErrBadJacobian, q)
-	case det <= 0 && math.Abs(det)*RefArea(k) > degenerateTol*d*d:
+	case det <= 0 && -det > floor:
 		return fmt.Errorf("%w: inverted (det J = %.3g < 0 at Gauss point %d): nodes must run counter-clockwise", ErrBadJacobian, det, q)
-	case det*RefArea(k) <= degenerateTol*d*d:
-		return fmt.Errorf("%w: degenerate (det J = %.3g at Gauss point %d for a cell of diameter %.3g)", ErrBadJacobian, det, q, d)
+	case det <= floor:
+		return fmt.Errorf("%w: degenerate (det J = %.3g at Gauss point %d, below %.3g for this cell's size)", ErrBadJacobian, det, q, floor)
 	}
 	return nil
 }
@@ -114,8 +122,9 @@ func checkDet(k mesh.Kind, X [][2]float64, det float64, q int) error {
 // CheckCell verifies that the Jacobian of a cell is positive and not
 // vanishingly small at every point of the element's rule.
 func (e *Element) CheckCell(X [][2]float64) error {
+	floor := minDet(e.Kind, X)
 	for q := range e.Points {
-		if err := checkDet(e.Kind, X, mapGrad(X, e.DN[q], nil), q); err != nil {
+		if err := checkDet(mapGrad(X, e.DN[q], nil), floor, q); err != nil {
 			return err
 		}
 	}
