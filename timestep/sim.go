@@ -92,6 +92,7 @@ type Simulation struct {
 	pos      [][]int // per body: equation -> index in its compliance, or -1
 	warm     map[[2]int][2]float64
 	contacts []ContactState
+	colBuf   []float64 // columns C h_a of delassus, reused every step
 	// Cumulative works of contact (see StepStats) and the count of steps
 	// whose NLGS did not converge.
 	NormalWork, FrictionWork, ObstacleWork float64
@@ -266,6 +267,9 @@ func (s *Simulation) delassus(units []contact.Unit) *signorini.Dense {
 		nb := len(eqs)
 		var touching []int
 		cols := make([][2][]float64, n)
+		if need := 2 * nb * n; cap(s.colBuf) < need {
+			s.colBuf = make([]float64, need)
+		}
 		for a := range units {
 			var col [2][]float64
 			for _, e := range units[a].Entries {
@@ -273,7 +277,9 @@ func (s *Simulation) delassus(units []contact.Unit) *signorini.Dense {
 					continue
 				}
 				if col[0] == nil {
-					col = [2][]float64{make([]float64, nb), make([]float64, nb)}
+					buf := s.colBuf[2*nb*a : 2*nb*(a+1)]
+					clear(buf)
+					col = [2][]float64{buf[:nb], buf[nb:]}
 				}
 				k := s.pos[body][e.Eq]
 				for i := 0; i < nb; i++ {
