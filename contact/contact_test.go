@@ -57,6 +57,13 @@ func TestHIsTheGapDerivative(t *testing.T) {
 					randomField(rng, 2*len(sides[0].Mesh.Nodes), 1),
 					randomField(rng, 2*len(sides[1].Mesh.Nodes), 1),
 				}
+				// A tent on B: its top node at x = 0.04 raised 1 mm, a kink
+				// that pokes into A, which the reverse pass pairs.
+				for _, n := range sides[1].Nodes {
+					if math.Abs(sides[1].Mesh.Nodes[n][0]-0.04) < 1e-12 {
+						disp[1][2*n+1] += 1e-3
+					}
+				}
 				// The bottom of B is fixed: zero velocity there.
 				for _, n := range sides[1].Mesh.NodeGroups["bottom"] {
 					vel[1][2*n], vel[1][2*n+1], disp[1][2*n], disp[1][2*n+1] = 0, 0, 0, 0
@@ -70,7 +77,14 @@ func TestHIsTheGapDerivative(t *testing.T) {
 				}
 				units, _, err := d.Detect(Config{Disp: disp})
 				require.NoError(t, err)
-				require.Len(t, units, len(sides[0].Nodes), "every candidate node is within the alert distance")
+				direct := 0
+				for _, u := range units {
+					if !u.Key.Reverse {
+						direct++
+					}
+				}
+				require.Equal(t, len(sides[0].Nodes), direct, "every candidate node is within the alert distance")
+				require.Greater(t, len(units), direct, "the reverse pass pairs B's tent top")
 				const eps = 1e-8
 				at := func(s float64) []Unit {
 					moved := make([][]float64, 2)
@@ -85,8 +99,12 @@ func TestHIsTheGapDerivative(t *testing.T) {
 					return us
 				}
 				plus, minus := at(eps), at(-eps)
+				require.Len(t, plus, len(units))
+				require.Len(t, minus, len(units))
 				for k, u := range units {
 					U := u.Velocity(free)
+					require.Equal(t, u.Key, plus[k].Key)
+					require.Equal(t, u.Key, minus[k].Key)
 					fd := (plus[k].Gap - minus[k].Gap) / (2 * eps)
 					assert.InDelta(t, fd, U[0], 1e-6*u.Weight, "%v %v unit %d normal", kind, basis, k)
 				}
@@ -104,6 +122,7 @@ func TestTangentialVelocity(t *testing.T) {
 	vel := [][]float64{randomField(rng, sides[0].DOFs.N(), 1), randomField(rng, sides[1].DOFs.N(), 1)}
 	units, points, err := d.Detect(Config{})
 	require.NoError(t, err)
+	require.Len(t, points, len(units))
 	for k, u := range units {
 		q := points[k]
 		full := func(s *Side, b, n, c int) float64 {
@@ -112,12 +131,16 @@ func TestTangentialVelocity(t *testing.T) {
 			}
 			return 0
 		}
-		rel := [2]float64{full(sides[0], 0, q.Node, 0), full(sides[0], 0, q.Node, 1)}
-		e := sides[1].Edges[q.Edge]
+		c, a := 0, 1 // the point's candidate and antagonist sides
+		if q.Reverse {
+			c, a = 1, 0
+		}
+		rel := [2]float64{full(sides[c], c, q.Node, 0), full(sides[c], c, q.Node, 1)}
+		e := sides[a].Edges[q.Edge]
 		N := []float64{q.S * (q.S - 1) / 2, q.S * (q.S + 1) / 2, 1 - q.S*q.S}
-		for a, n := range e.Nodes {
-			rel[0] -= N[a] * full(sides[1], 1, n, 0)
-			rel[1] -= N[a] * full(sides[1], 1, n, 1)
+		for i, n := range e.Nodes {
+			rel[0] -= N[i] * full(sides[a], a, n, 0)
+			rel[1] -= N[i] * full(sides[a], a, n, 1)
 		}
 		U := u.Velocity(vel)
 		assert.InDelta(t, rel[0]*q.T[0]+rel[1]*q.T[1], U[1]/u.Weight, 1e-12)
@@ -287,14 +310,36 @@ func TestDetectionEdgeCases(t *testing.T) {
 	units, _, err := d.Detect(Config{Disp: [][]float64{disp}})
 	require.NoError(t, err)
 	assert.Empty(t, units)
-	// Parallel faces 0.2 mm apart: every candidate node, gap 0.2 mm, normal +y.
+	// Parallel faces 0.2 mm apart: every candidate node, gap 0.2 mm, normal
+	// +y. B's nodes under A (x = 0.04 and 0.06) are smooth points between
+	// A's nodes: the reverse pass adds nothing.
 	units, points, err := d.Detect(Config{})
 	require.NoError(t, err)
 	assert.Len(t, units, 4)
 	for _, p := range points {
 		assert.InDelta(t, 0.0002, p.Gap, 1e-12)
 		assert.InDelta(t, 1, p.N[1], 1e-12)
+		assert.False(t, p.Reverse)
 	}
+	// B's node at x = 0.04 raised 0.5 mm, a corner poking 0.3 mm into A:
+	// the reverse pass holds it, normal -y (A's bottom face).
+	up := make([]float64, 2*len(sides[1].Mesh.Nodes))
+	for _, n := range sides[1].Nodes {
+		if sides[1].Mesh.Nodes[n][0] == 0.04 {
+			up[2*n+1] = 5e-4
+		}
+	}
+	_, points, err = d.Detect(Config{Disp: [][]float64{nil, up}})
+	require.NoError(t, err)
+	var reverse []Point
+	for _, p := range points {
+		if p.Reverse {
+			reverse = append(reverse, p)
+		}
+	}
+	require.Len(t, reverse, 1)
+	assert.InDelta(t, -0.0003, reverse[0].Gap, 1e-12)
+	assert.InDelta(t, -1, reverse[0].N[1], 1e-12)
 	// A zero-length edge is refused by name.
 	m, _ := mesh.Rectangle([2]float64{0, 0}, 1, 1, 2, 1, mesh.Q4)
 	m.Nodes[m.EdgeGroups["bottom"][0].Nodes[1]] = m.Nodes[m.EdgeGroups["bottom"][0].Nodes[0]]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/fecontact/fecontact/mesh"
 )
 
 // Pair declares that the nodes of a candidate Side may touch an antagonist:
@@ -16,8 +18,23 @@ type Pair struct {
 	Mu         float64   // Coulomb friction coefficient
 	Basis      Basis
 	Alert      float64 // alert distance, m
+	// OneWay leaves out the reverse pass of a pair of sides: only the
+	// candidate's nodes are kept out of the antagonist, and the
+	// antagonist's nodes may enter the candidate body. By default both
+	// bodies are protected (see the package documentation).
+	OneWay bool
 
-	weights [][]Weight // columns of P (pairing or lumped)
+	passes []pass
+}
+
+// pass is one direction of a pair: the nodes of cand against the edges of
+// ant (a side, or the obstacle when ant is nil), with the columns of P of
+// cand's nodes.
+type pass struct {
+	cand    *Side
+	ant     *Side
+	weights [][]Weight
+	reverse bool
 }
 
 func (p *Pair) check() error {
@@ -52,9 +69,16 @@ func NewDetector(pairs ...*Pair) (*Detector, error) {
 		if err := p.check(); err != nil {
 			return nil, err
 		}
-		p.weights = p.Candidate.PairingMatrix()
+		w := p.Candidate.PairingMatrix()
 		if p.Basis == Nodal {
-			p.weights = Lump(p.weights)
+			w = Lump(w)
+		}
+		p.passes = []pass{{cand: p.Candidate, ant: p.Antagonist, weights: w}}
+		if p.Antagonist != nil && !p.OneWay {
+			// The reverse pass is node to segment (lumped), whatever the
+			// basis: its units only fill in where the direct pass has no
+			// node near the reverse candidate (see Detect).
+			p.passes = append(p.passes, pass{cand: p.Antagonist, ant: p.Candidate, weights: Lump(p.Antagonist.PairingMatrix()), reverse: true})
 		}
 	}
 	return &Detector{Pairs: pairs}, nil
@@ -78,8 +102,9 @@ func (c Config) disp(body int) []float64 {
 // Point is one candidate node that found an antagonist within the alert
 // distance.
 type Point struct {
-	Pair  int
-	Node  int        // mesh node of the candidate side
+	Pair    int
+	Reverse bool       // found by the reverse pass: Node is the antagonist side's
+	Node    int        // mesh node of the candidate side
 	X, Xa [2]float64 // candidate position and its closest antagonist point
 	N, T  [2]float64 // frame: normal towards the candidate's side, tangent
 	Gap   float64
@@ -88,8 +113,11 @@ type Point struct {
 }
 
 // Key identifies a contact unit from one step to the next, for warm starts.
+// Reverse units (the antagonist side's nodes against the candidate side's
+// edges) have Reverse set; Node is then a node of the antagonist's mesh.
 type Key struct {
 	Pair, Node, Edge int
+	Reverse          bool
 }
 
 // Entry is one column of a unit's two rows of H~: the coefficient of DOF
@@ -120,88 +148,158 @@ func (u *Unit) RigidAt(v [2]float64) [2]float64 {
 	return [2]float64{-(u.ObsN[0]*v[0] + u.ObsN[1]*v[1]), -(u.ObsT[0]*v[0] + u.ObsT[1]*v[1])}
 }
 
+
+// reverseSkip is how close, as a fraction of the edge's parameter range,
+// the closest point of a reverse candidate b must be to a node a of the
+// candidate side for b to be left to a: when a's own unit already pairs a
+// with an edge of b, the two units would constrain nearly the same gap, and
+// such near-duplicate rows make the Delassus operator nearly singular.
+const reverseSkip = 0.1
+
 // Detect finds every candidate node within the alert distance of its
-// antagonist and builds the contact units. Points are in pair and node
-// order, units in pair and node order: the result does not depend on map
-// order or timing.
+// antagonist and builds the contact units. For a pair of sides it then runs
+// the reverse pass: the antagonist's nodes against the candidate's edges,
+// leaving out those next to a candidate node already paired with one of
+// their edges (identical meshes face to face give no reverse unit at all).
+// Points and units are in pair, pass and node order: the result does not
+// depend on map order or timing.
 func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 	var units []Unit
 	var points []Point
 	for _, p := range d.Pairs {
-		units = slices.Grow(units, len(p.weights))
+		for _, ps := range p.passes {
+			units = slices.Grow(units, len(ps.weights))
+		}
 	}
 	for pi, p := range d.Pairs {
-		pts, err := d.project(pi, p, cfg)
-		if err != nil {
-			return nil, nil, err
-		}
-		units = d.units(units, pi, p, pts, cfg)
-		for _, q := range pts {
-			if q != nil {
-				points = append(points, *q)
+		var direct []*Point
+		for _, ps := range p.passes {
+			pts, err := d.project(pi, p, &ps, cfg, direct)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ps.reverse {
+				direct = pts
+			}
+			units = d.units(units, pi, p, &ps, pts, cfg)
+			for _, q := range pts {
+				if q != nil {
+					points = append(points, *q)
+				}
 			}
 		}
 	}
 	return units, points, nil
 }
 
-// entries returns the grown boxes of the pair's antagonist entries (edges,
-// obstacle segments or a disc) in the configuration, and their projection.
-func (p *Pair) entries(cfg Config) (boxes []box, project func(k int, x [2]float64) projection) {
-	if a := p.Antagonist; a != nil {
-		u := cfg.disp(a.Body)
-		X := make([][3][2]float64, len(a.Edges))
-		for k, e := range a.Edges {
-			for i, n := range e.Nodes {
-				X[k][i] = a.position(u, n)
-			}
-			if len(e.Nodes) == 2 {
-				boxes = append(boxes, boxOf(X[k][0], X[k][1]).grow(p.Alert))
-			} else {
-				// The parabola lies in the convex hull of its Bezier points:
-				// the ends and 2 X_mid - (X_0 + X_1)/2.
-				c := [2]float64{2*X[k][2][0] - (X[k][0][0]+X[k][1][0])/2, 2*X[k][2][1] - (X[k][0][1]+X[k][1][1])/2}
-				boxes = append(boxes, boxOf(X[k][0], X[k][1], c).grow(p.Alert))
-			}
-		}
-		return boxes, func(k int, x [2]float64) projection {
-			if len(a.Edges[k].Nodes) == 2 {
-				return projectSegment(x, X[k][0], X[k][1])
-			}
-			return projectQuadratic(x, &X[k])
-		}
+// antagonist is the geometry of a pass's antagonist in one configuration:
+// its entries' grown boxes, the projection on entry k, and the vertex at an
+// end of entry k (end 0 at s = -1, 1 at s = +1) with which of the vertex's
+// faces (1 or 2) is entry k's own; ok is false at a free end.
+type antagonist struct {
+	boxes   []box
+	project func(k int, x [2]float64) projection
+	vertex  func(k, end int) (v vertex, own int, ok bool)
+}
+
+// geometry returns the pass's antagonist in the configuration.
+func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
+	if a := ps.ant; a != nil {
+		return a.geometry(cfg, p.Alert)
 	}
 	o := p.Obstacle
 	off := o.motion().Offset(cfg.Time)
 	if o.Radius > 0 {
 		c := [2]float64{o.Center[0] + off[0], o.Center[1] + off[1]}
 		r := [2]float64{o.Radius, o.Radius}
-		boxes = []box{boxOf([2]float64{c[0] - r[0], c[1] - r[1]}, [2]float64{c[0] + r[0], c[1] + r[1]}).grow(p.Alert)}
-		return boxes, func(_ int, x [2]float64) projection { return projectDisc(x, c, o.Radius) }
+		return antagonist{
+			boxes:   []box{boxOf([2]float64{c[0] - r[0], c[1] - r[1]}, [2]float64{c[0] + r[0], c[1] + r[1]}).grow(p.Alert)},
+			project: func(_ int, x [2]float64) projection { return projectDisc(x, c, o.Radius) },
+			vertex:  func(int, int) (vertex, int, bool) { return vertex{}, 0, false },
+		}
 	}
 	pts := make([][2]float64, len(o.Points))
 	for i, q := range o.Points {
 		pts[i] = [2]float64{q[0] + off[0], q[1] + off[1]}
 	}
+	var g antagonist
 	for k := 0; k+1 < len(pts); k++ {
-		boxes = append(boxes, boxOf(pts[k], pts[k+1]).grow(p.Alert))
+		g.boxes = append(g.boxes, boxOf(pts[k], pts[k+1]).grow(p.Alert))
 	}
-	return boxes, func(k int, x [2]float64) projection {
+	g.project = func(k int, x [2]float64) projection {
 		// The free side is on the left of the polyline: project on the
 		// reversed segment, whose right is that side, and flip s back.
 		pr := projectSegment(x, pts[k+1], pts[k])
 		pr.s = -pr.s
 		return pr
 	}
+	// Walking the polyline backwards keeps the obstacle on the left, as a
+	// body's boundary: vertex j ends segment j and starts segment j-1.
+	normal := func(j int) [2]float64 {
+		d := [2]float64{pts[j][0] - pts[j+1][0], pts[j][1] - pts[j+1][1]}
+		l := math.Hypot(d[0], d[1])
+		return [2]float64{d[1] / l, -d[0] / l}
+	}
+	g.vertex = func(k, end int) (vertex, int, bool) {
+		j := k + end
+		if j == 0 || j == len(pts)-1 {
+			return vertex{}, 0, false
+		}
+		l := math.Min(dist(pts[j], pts[j+1]), dist(pts[j], pts[j-1]))
+		return vertex{x: pts[j], n1: normal(j), n2: normal(j - 1), length: l}, 1 + end, true
+	}
+	return g
 }
 
-// project finds, for each candidate node (by local index), its antagonist
-// point, or nil.
-func (d *Detector) project(pi int, p *Pair, cfg Config) ([]*Point, error) {
-	c := p.Candidate
+func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
+
+// geometry returns the side's edges as an antagonist in the configuration.
+func (a *Side) geometry(cfg Config, alert float64) antagonist {
+	u := cfg.disp(a.Body)
+	X := make([][3][2]float64, len(a.Edges))
+	var g antagonist
+	for k, e := range a.Edges {
+		for i, n := range e.Nodes {
+			X[k][i] = a.position(u, n)
+		}
+		if len(e.Nodes) == 2 {
+			g.boxes = append(g.boxes, boxOf(X[k][0], X[k][1]).grow(alert))
+		} else {
+			// The parabola lies in the convex hull of its Bezier points:
+			// the ends and 2 X_mid - (X_0 + X_1)/2.
+			c := [2]float64{2*X[k][2][0] - (X[k][0][0]+X[k][1][0])/2, 2*X[k][2][1] - (X[k][0][1]+X[k][1][1])/2}
+			g.boxes = append(g.boxes, boxOf(X[k][0], X[k][1], c).grow(alert))
+		}
+	}
+	g.project = func(k int, x [2]float64) projection {
+		if len(a.Edges[k].Nodes) == 2 {
+			return projectSegment(x, X[k][0], X[k][1])
+		}
+		return projectQuadratic(x, &X[k])
+	}
+	g.vertex = func(k, end int) (vertex, int, bool) {
+		n := a.Edges[k].Nodes[end]
+		n1, n2, ok := a.faces(u, n)
+		if !ok {
+			return vertex{}, 0, false
+		}
+		c := a.corners[n]
+		l := math.Min(a.chord(u, c.in), a.chord(u, c.out))
+		// Entry k ends at its second node (the face before it) and starts
+		// at its first (the face after it).
+		return vertex{x: X[k][end], n1: n1, n2: n2, length: l}, 2 - end, true
+	}
+	return g
+}
+
+// project finds, for each node of the pass's candidate side (by local
+// index), its antagonist point, or nil. direct holds the direct pass's
+// points when ps is the reverse pass.
+func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Point) ([]*Point, error) {
+	c := ps.cand
 	u := c.disp(cfg)
-	boxes, project := p.entries(cfg)
-	g := newGrid(boxes)
+	ant := ps.geometry(p, cfg)
+	g := newGrid(ant.boxes)
 	out := make([]*Point, len(c.Nodes))
 	found := make([]Point, len(c.Nodes)) // one allocation for all points
 	var near []int
@@ -213,21 +311,88 @@ func (d *Detector) project(pi int, p *Pair, cfg Config) ([]*Point, error) {
 		near = g.near(near[:0], x)
 		best, bestK := projection{}, -1
 		for _, k := range near {
-			if p.Antagonist != nil && p.Antagonist == c && slices.Contains(c.Edges[k].Nodes, n) {
+			if ps.ant != nil && ps.ant == c && slices.Contains(c.Edges[k].Nodes, n) {
 				continue // a node never contacts its own edges
 			}
-			pr := project(k, x)
+			pr := ant.project(k, x)
 			if pr.dist <= p.Alert && (bestK < 0 || pr.better(best, p.Alert)) {
 				best, bestK = pr, k
 			}
 		}
-		if bestK >= 0 {
-			found[li] = Point{Pair: pi, Node: n, X: x, Xa: best.xa, N: best.n, T: [2]float64{-best.n[1], best.n[0]},
-				Gap: best.gap, Edge: bestK, S: best.s}
-			out[li] = &found[li]
+		if bestK < 0 {
+			continue
 		}
+		best = atVertex(x, best, bestK, ant, func() [][2]float64 { return c.ownFaces(u, n) })
+		if ps.reverse && p.Candidate.redundant(direct, ps.ant.Edges[bestK], best.s, n, p.Antagonist, u) {
+			continue
+		}
+		found[li] = Point{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Xa: best.xa, N: best.n, T: [2]float64{-best.n[1], best.n[0]},
+			Gap: best.gap, Edge: bestK, S: best.s}
+		out[li] = &found[li]
 	}
 	return out, nil
 }
+
+// atVertex applies vertexFrame when the closest point of x on entry k is an
+// end of the entry or within the vertex zone of one, and the antagonist
+// knows the faces there. A frame on the entry's own face keeps the closest
+// point; another frame moves it to the vertex.
+func atVertex(x [2]float64, pr projection, k int, ant antagonist, cand func() [][2]float64) projection {
+	end := 0
+	if pr.s > 0 {
+		end = 1
+	}
+	if (1-math.Abs(pr.s))/2 > vertexZone {
+		return pr
+	}
+	v, own, ok := ant.vertex(k, end)
+	if !ok {
+		return pr
+	}
+	n, g, face := vertexFrame(x, v, cand())
+	if face == own {
+		pr.n, pr.gap = pr.face, (x[0]-pr.xa[0])*pr.face[0]+(x[1]-pr.xa[1])*pr.face[1]
+		return pr
+	}
+	pr.n, pr.gap, pr.xa, pr.s = n, g, v.x, float64(2*end-1)
+	return pr
+}
+
+// smoothTurn is the largest turn (rad) between the two faces of a reverse
+// candidate's boundary at which it counts as a smooth point: between two
+// nodes of the other body held on it, its depth into the other body's
+// straight edge is at most a quarter of that turn times the edge length
+// (1 % of the edge).
+const smoothTurn = 0.04
+
+// redundant reports whether the reverse candidate b (a node of the side
+// other, in other's displacement ub), whose closest point is at parameter
+// at on edge e of this side, adds nothing to the direct pass: b lies next to
+// a node of e that the direct pass paired with an edge of other holding b
+// (node on node), or b is a smooth point of other's boundary under an edge
+// e whose two ends the direct pass holds (then b cannot enter this body by
+// more than the sagitta). Keeping such units only makes near-duplicate
+// rows: a nearly singular Delassus operator that NLGS does not converge on.
+func (s *Side) redundant(direct []*Point, e mesh.Edge, at float64, b int, other *Side, ub []float64) bool {
+	if direct[s.local[e.Nodes[0]]] != nil && direct[s.local[e.Nodes[1]]] != nil && math.Abs(at) < 1 {
+		n1, n2, ok := other.faces(ub, b)
+		if !ok || math.Abs(math.Asin(math.Max(-1, math.Min(1, cross(n1, n2))))) <= smoothTurn && dot(n1, n2) > 0 {
+			return true
+		}
+	}
+	for i, a := range e.Nodes {
+		if math.Abs(at-nodeParam[i])/2 > reverseSkip {
+			continue
+		}
+		if q := direct[s.local[a]]; q != nil && slices.Contains(other.Edges[q.Edge].Nodes, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeParam is the parameter of node i of an edge: -1, +1, then 0 for the
+// mid-side node.
+var nodeParam = [3]float64{-1, 1, 0}
 
 func (s *Side) disp(cfg Config) []float64 { return cfg.disp(s.Body) }

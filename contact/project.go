@@ -12,6 +12,7 @@ type projection struct {
 	dist float64    // distance to the closest point
 	gap  float64    // signed gap along n
 	n    [2]float64 // unit normal towards the free side
+	face [2]float64 // the entry's own normal at the closest point
 	xa   [2]float64 // closest point
 	s    float64    // parameter of the closest point on the entry, in [-1, 1]
 }
@@ -33,7 +34,7 @@ func (p projection) better(q projection, scale float64) bool {
 func finish(x [2]float64, p projection, face [2]float64, beyond bool) projection {
 	d := [2]float64{x[0] - p.xa[0], x[1] - p.xa[1]}
 	p.dist = math.Hypot(d[0], d[1])
-	p.n = face
+	p.n, p.face = face, face
 	p.gap = d[0]*face[0] + d[1]*face[1]
 	if (p.s == -1 || p.s == 1) && (p.gap > 0 || beyond) && p.dist > 0 {
 		p.n = [2]float64{d[0] / p.dist, d[1] / p.dist}
@@ -129,5 +130,5 @@ func projectDisc(x, c [2]float64, r float64) projection {
 		n = [2]float64{d[0] / l, d[1] / l}
 	}
 	g := l - r
-	return projection{dist: math.Abs(g), gap: g, n: n, xa: [2]float64{c[0] + r*n[0], c[1] + r*n[1]}}
+	return projection{dist: math.Abs(g), gap: g, n: n, face: n, xa: [2]float64{c[0] + r*n[0], c[1] + r*n[1]}}
 }

@@ -20,8 +20,9 @@ type Side struct {
 	Thickness float64
 
 	Edges []mesh.Edge
-	Nodes []int       // distinct nodes of the edges, sorted
-	local map[int]int // mesh node -> index in Nodes
+	Nodes   []int          // distinct nodes of the edges, sorted
+	local   map[int]int    // mesh node -> index in Nodes
+	corners map[int]corner // the body's boundary faces at each node
 }
 
 // NewSide looks up an edge group of a body's mesh and checks its edges.
@@ -47,6 +48,7 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 	for i, n := range s.Nodes {
 		s.local[n] = i
 	}
+	s.corners = boundaryCorners(m, s.Nodes)
 	return s, nil
 }
 

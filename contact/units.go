@@ -11,13 +11,13 @@ import (
 // nodes (by local index; nil where no antagonist was found), to out. The
 // units' entries are copied into shared slabs: one allocation per few
 // thousand units rather than one per unit.
-func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) []Unit {
+func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cfg Config) []Unit {
 	var vObs [2]float64
 	if p.Obstacle != nil {
 		vObs = p.Obstacle.motion().Velocity(cfg.Time)
 	}
 	var slab, scratch []Entry
-	for j, col := range p.weights {
+	for j, col := range ps.weights {
 		if !complete(col, pts) {
 			continue
 		}
@@ -35,7 +35,7 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) 
 			}
 			u.Gap += w.P * q.Gap
 			u.Weight += w.P
-			scratch = p.addRows(scratch, q, w.P)
+			scratch = ps.addRows(scratch, q, w.P)
 			if p.Obstacle != nil {
 				for c := 0; c < 2; c++ {
 					u.ObsN[c] += w.P * q.N[c]
@@ -47,7 +47,7 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, pts []*Point, cfg Config) 
 			continue
 		}
 		u.Rigid = u.RigidAt(vObs)
-		u.Key = Key{Pair: pi, Node: p.Candidate.Nodes[j], Edge: frame.Edge}
+		u.Key = Key{Pair: pi, Node: ps.cand.Nodes[j], Edge: frame.Edge, Reverse: ps.reverse}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
 		merged := merge(scratch)
 		if cap(slab)-len(slab) < len(merged) {
@@ -77,7 +77,7 @@ func complete(col []Weight, pts []*Point) bool {
 
 // addRows appends weight times node q's rows H_q: +n, +t on the candidate
 // node's DOFs, -N_k n, -N_k t on the antagonist edge's nodes k.
-func (p *Pair) addRows(dst []Entry, q *Point, weight float64) []Entry {
+func (ps *pass) addRows(dst []Entry, q *Point, weight float64) []Entry {
 	add := func(side *Side, node int, f float64) {
 		for c := 0; c < 2; c++ {
 			if eq := side.DOFs.Eq[2*node+c]; eq >= 0 {
@@ -85,8 +85,8 @@ func (p *Pair) addRows(dst []Entry, q *Point, weight float64) []Entry {
 			}
 		}
 	}
-	add(p.Candidate, q.Node, weight)
-	if a := p.Antagonist; a != nil {
+	add(ps.cand, q.Node, weight)
+	if a := ps.ant; a != nil {
 		e := a.Edges[q.Edge]
 		var N [3]float64
 		element.EdgeShape(len(e.Nodes), q.S, N[:len(e.Nodes)], nil)

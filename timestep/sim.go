@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/signorini"
@@ -14,12 +15,17 @@ type Law int
 
 // Laws.
 const (
-	// Positional is the Signorini law on the gap predicted by the
-	// theta-method, g + h (theta U_N,end + (1-theta) U_N,start) >= 0: bodies
-	// do not interpenetrate and rest without drift. A unit found penetrated
-	// at the start of a step (g < 0, from the nonlinearity of the previous
-	// step) is pushed out within the step; the work of that push, -P g/h, is
-	// booked in the contact-law work. The default.
+	// Positional is the Signorini law on the gap of the mid configuration
+	// q_m = q + h (1-theta) v, the form of LMGC90's GAP_SGR_CLB: with
+	// g_m = g + h (1-theta) U_N,start, P_N >= 0 complementary to
+	// U_N,end + s >= 0, s = max(g_m/h, (1-theta) U_N,start / theta). The
+	// first bound keeps the next mid configuration clear and damps the
+	// period-2 mode that g + h U_N,theta >= 0 has at theta = 1/2 (its factor
+	// is -(1-theta), against -1); the second keeps U_N,theta <= 0 wherever
+	// P_N > 0, so on a unit that is not penetrated the law never does
+	// positive work. A unit found penetrated (g < 0) is pushed out on g_m
+	// alone; that work is booked apart (PushOutWork). Bodies at rest do not
+	// drift. The default.
 	Positional Law = iota
 	// Shock is the velocity law U_N,end >= 0 for the contacts whose gap
 	// predicted with the free velocity is not positive: inelastic impacts
@@ -65,8 +71,10 @@ type StepStats struct {
 	Converged          bool
 	MinGap             float64 // smallest gap of a candidate node at the start of the step (negative: penetration)
 	NormalWork         float64 // sum of P_N U_N,theta this step (the loss of the contact law, <= 0)
+	PushOutWork        float64 // the same for units found penetrated, which the law pushes out
 	FrictionWork       float64 // sum of P_T U_T,theta this step (<= 0)
 	ObstacleWork       float64 // work of moving obstacles on the bodies this step
+	Corrected          bool    // the contact problem was solved again about the predicted end configuration
 }
 
 // ContactState is one unit's state after a step, for output.
@@ -90,14 +98,26 @@ type Simulation struct {
 	disp     [][]float64
 	r        [][]float64
 	pos      [][]int // per body: equation -> index in its compliance, or -1
-	warm     map[[2]int][2]float64
+	warm     map[unitID][2]float64
 	contacts []ContactState
 	colBuf   []float64 // columns C h_a of delassus, reused every step
 	// Cumulative works of contact (see StepStats) and the count of steps
 	// whose NLGS did not converge.
-	NormalWork, FrictionWork, ObstacleWork float64
-	Unconverged                            int
+	NormalWork, FrictionWork, ObstacleWork, PushOutWork float64
+	Unconverged                                         int
+	// InitialPenetration is the largest depth found at the first step (m):
+	// bodies that start interpenetrated are pushed apart (PushOutWork).
+	InitialPenetration float64
 }
+
+// unitID is a unit's identity across steps (its candidate node; the
+// antagonist edge changes while it slides).
+type unitID struct {
+	pair, node int
+	reverse    bool
+}
+
+func idOf(k contact.Key) unitID { return unitID{k.Pair, k.Node, k.Reverse} }
 
 // NewSimulation marks every node of the detector's sides as a contact node
 // of its body, then factorises the bodies (NewStepper).
@@ -139,7 +159,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{Stepper: st, Detector: det, opt: opt, warm: map[[2]int][2]float64{}}
+	s := &Simulation{Stepper: st, Detector: det, opt: opt, warm: map[unitID][2]float64{}}
 	for i, b := range bodies {
 		s.disp = append(s.disp, make([]float64, 2*len(b.Space.Mesh.Nodes)))
 		s.r = append(s.r, make([]float64, b.Space.N()))
@@ -167,6 +187,15 @@ func (s *Simulation) law(pair int) Law {
 func (s *Simulation) Contacts() []ContactState { return s.contacts }
 
 // Step advances the simulation by one step.
+//
+// The contact problem is linearised about the configuration at the start
+// of the step. When the configuration that solution predicts at the end of
+// the step has a unit deeper than predictTol of its length (a point sliding
+// over a curved or kinked surface, where the linearised gap lags), the
+// problem is detected and linearised again about that predicted end
+// configuration and solved once more, warm-started: one fixed-point
+// iteration on the geometry, so that curvature does not leave penetrations
+// that a law which never creates energy could not push out again.
 func (s *Simulation) Step() (StepStats, error) {
 	st := s.Stepper
 	h, th, t := st.H, st.Theta, st.Time
@@ -182,6 +211,9 @@ func (s *Simulation) Step() (StepStats, error) {
 	for _, p := range points {
 		stats.MinGap = math.Min(stats.MinGap, p.Gap)
 	}
+	if stats.Step == 1 {
+		s.InitialPenetration = math.Max(0, -stats.MinGap)
+	}
 	if err := st.FreeVelocity(); err != nil {
 		return stats, err
 	}
@@ -191,7 +223,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		v0[i] = st.Body(i).V
 		vfree[i] = st.FreeV(i)
 	}
-	prob, u0, rigid1, active := s.problem(units, v0, vfree, t, h, th)
+	prob, u0, rigid1, active, push := s.problem(units, v0, vfree, nil, t, h, th)
 	var res *signorini.Result
 	if len(units) > 0 && s.opt.OnProblem != nil {
 		if err := s.opt.OnProblem(stats.Step, prob); err != nil {
@@ -199,17 +231,24 @@ func (s *Simulation) Step() (StepStats, error) {
 		}
 	}
 	if len(units) > 0 {
-		res, err = s.solve(prob, units, &stats)
+		if res, err = s.solve(prob, units, &stats); err != nil {
+			return stats, err
+		}
+		s.impulses(units, res, active)
+		vpred := s.predict(vfree, h, th)
+		punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp})
 		if err != nil {
 			return stats, err
 		}
-		for i := range s.r {
-			clear(s.r[i])
-		}
-		for a := range units {
-			if active[a] {
-				units[a].AddImpulse(s.r, [2]float64{res.R[2*a], res.R[2*a+1]})
+		if s.deep(punits) {
+			stats.Corrected = true
+			units = punits
+			s.startRigid(units, t)
+			prob, u0, rigid1, active, push = s.problem(units, v0, vfree, vpred, t, h, th)
+			if res, err = s.solve(prob, units, &stats); err != nil {
+				return stats, err
 			}
+			s.impulses(units, res, active)
 		}
 		for i := range s.r {
 			st.AddImpulse(i, s.r[i])
@@ -218,16 +257,85 @@ func (s *Simulation) Step() (StepStats, error) {
 	if err := st.Finish(); err != nil {
 		return stats, err
 	}
-	s.record(units, res, u0, rigid1, active, th, &stats)
+	stats.Units = len(units)
+	s.record(units, res, u0, rigid1, active, push, th, &stats)
 	return stats, nil
+}
+
+// predictTol is the depth, relative to a unit's length, beyond which the
+// end configuration predicted by the first solve triggers the second.
+const predictTol = 1e-4
+
+// impulses sets s.r to the bodies' generalised impulses of the units.
+func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, active []bool) {
+	for i := range s.r {
+		clear(s.r[i])
+	}
+	for a := range units {
+		if active[a] {
+			units[a].AddImpulse(s.r, [2]float64{res.R[2*a], res.R[2*a+1]})
+		}
+	}
+}
+
+// predict returns the end velocities the impulses s.r give (exact on the
+// contact DOFs, through their compliance; free elsewhere) and sets s.disp
+// to the end configuration they give on the contact nodes.
+func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
+	st := s.Stepper
+	v := make([][]float64, len(vfree))
+	for i := range vfree {
+		b := st.Body(i)
+		v[i] = slices.Clone(vfree[i])
+		C, eqs := st.Compliance(i)
+		nb := len(eqs)
+		for k, e := range eqs {
+			var dv float64
+			for l, f := range eqs {
+				dv += C[k*nb+l] * s.r[i][f]
+			}
+			v[i][e] += dv
+			s.disp[i][b.Space.DOFs.DOF[e]] = b.Q[e] + h*(th*v[i][e]+(1-th)*b.V[e])
+		}
+	}
+	return v
+}
+
+// startRigid sets the obstacle terms of units detected at the end of the
+// step back to the obstacles' velocities at the start, t, as problem and
+// record expect.
+func (s *Simulation) startRigid(units []contact.Unit, t float64) {
+	for a := range units {
+		u := &units[a]
+		if o := s.Detector.Pairs[u.Key.Pair].Obstacle; o != nil && o.Motion != nil {
+			u.Rigid = u.RigidAt(o.Motion.Velocity(t))
+		}
+	}
+}
+
+// deep reports whether a unit is penetrated by more than predictTol of its
+// length.
+func (s *Simulation) deep(units []contact.Unit) bool {
+	for _, u := range units {
+		t := s.Detector.Pairs[u.Key.Pair].Candidate.Thickness
+		if u.Gap < -predictTol*u.Weight*u.Weight/t {
+			return true
+		}
+	}
+	return false
 }
 
 // problem builds the one-step contact problem: free local velocities, the
 // law's shift per unit, and W from the bodies' compliances.
-func (s *Simulation) problem(units []contact.Unit, v0, vfree [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active []bool) {
+//
+// With pred nil the units are at the start of the step; otherwise they were
+// detected at the end configuration predicted by the velocities pred, and
+// their gap is carried back to the start along the linearisation: g_start =
+// g_pred - h (theta U_pred + (1-theta) U_start), in their frames.
+func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active, push []bool) {
 	n := len(units)
 	p = &signorini.Problem{Q: make([]float64, 2*n), Mu: make([]float64, n), Shift: make([]float64, n)}
-	u0, rigid1, active = make([][2]float64, n), make([][2]float64, n), make([]bool, n)
+	u0, rigid1, active, push = make([][2]float64, n), make([][2]float64, n), make([]bool, n), make([]bool, n)
 	for a := range units {
 		u := &units[a]
 		pair := s.Detector.Pairs[u.Key.Pair]
@@ -243,7 +351,13 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree [][]float64, t, h, 
 		switch s.law(u.Key.Pair) {
 		case Positional:
 			active[a] = true
-			p.Shift[a] = ((1-th)*u0[a][0] + u.Gap/h) / th
+			g := u.Gap
+			if pred != nil {
+				up := u.Velocity(pred)
+				g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
+			}
+			p.Shift[a] = positionalShift(g, u0[a][0], h, th)
+			push[a] = g < 0
 		case Shock:
 			active[a] = u.Gap+h*uf[0] <= 0
 			if !active[a] {
@@ -252,7 +366,17 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree [][]float64, t, h, 
 		}
 	}
 	p.W = s.delassus(units)
-	return p, u0, rigid1, active
+	return p, u0, rigid1, active, push
+}
+
+// positionalShift is the shift s of the Positional law, U_N,end + s >= 0,
+// for a unit of gap g and normal velocity u0 at the start of the step.
+func positionalShift(g, u0, h, th float64) float64 {
+	mid := g/h + (1-th)*u0
+	if g < 0 {
+		return mid
+	}
+	return math.Max(mid, (1-th)*u0/th)
 }
 
 // delassus assembles W_ab = sum over bodies of H~_a' C H~_b, with C the
@@ -319,7 +443,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	opt.Start = signorini.Warm
 	opt.Warm = make([]float64, 2*len(units))
 	for a, u := range units {
-		w := s.warm[[2]int{u.Key.Pair, u.Key.Node}]
+		w := s.warm[idOf(u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
 	}
 	res, err := signorini.NLGS(p, opt)
@@ -334,13 +458,13 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	stats.Sweeps, stats.Residual, stats.Converged = res.Sweeps, res.Residual, err == nil
 	clear(s.warm)
 	for a, u := range units {
-		s.warm[[2]int{u.Key.Pair, u.Key.Node}] = [2]float64{res.R[2*a], res.R[2*a+1]}
+		s.warm[idOf(u.Key)] = [2]float64{res.R[2*a], res.R[2*a+1]}
 	}
 	return res, nil
 }
 
 // record books the works of contact and keeps the units' states for output.
-func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active []bool, th float64, stats *StepStats) {
+func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
 	st := s.Stepper
 	v1 := make([][]float64, st.NumBodies())
 	for i := range v1 {
@@ -359,9 +483,12 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 			for c := 0; c < 2; c++ {
 				ut := th*U1[c] + (1-th)*u0[a][c]
 				rt[c] = th*rigid1[a][c] + (1-th)*u.Rigid[c]
-				if c == 0 {
+				switch {
+				case c == 0 && push[a]:
+					stats.PushOutWork += P[0] * ut
+				case c == 0:
 					stats.NormalWork += P[0] * ut
-				} else {
+				default:
 					stats.FrictionWork += P[1] * ut
 				}
 			}
@@ -379,6 +506,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		s.contacts = append(s.contacts, cs)
 	}
 	s.NormalWork += stats.NormalWork
+	s.PushOutWork += stats.PushOutWork
 	s.FrictionWork += stats.FrictionWork
 	s.ObstacleWork += stats.ObstacleWork
 }
