@@ -105,11 +105,11 @@ type Point struct {
 	Pair    int
 	Reverse bool       // found by the reverse pass: Node is the antagonist side's
 	Node    int        // mesh node of the candidate side
-	X, Xa [2]float64 // candidate position and its closest antagonist point
-	N, T  [2]float64 // frame: normal towards the candidate's side, tangent
-	Gap   float64
-	Edge  int     // antagonist edge (index in its Side.Edges) or obstacle segment
-	S     float64 // parameter on that edge, in [-1, 1]
+	X, Xa   [2]float64 // candidate position and its closest antagonist point
+	N, T    [2]float64 // frame: normal towards the candidate's side, tangent
+	Gap     float64
+	Edge    int     // antagonist edge (index in its Side.Edges) or obstacle segment
+	S       float64 // parameter on that edge, in [-1, 1]
 }
 
 // Key identifies a contact unit from one step to the next, for warm starts.
@@ -148,13 +148,17 @@ func (u *Unit) RigidAt(v [2]float64) [2]float64 {
 	return [2]float64{-(u.ObsN[0]*v[0] + u.ObsN[1]*v[1]), -(u.ObsT[0]*v[0] + u.ObsT[1]*v[1])}
 }
 
-
 // reverseSkip is how close, as a fraction of the edge's parameter range,
 // the closest point of a reverse candidate b must be to a node a of the
 // candidate side for b to be left to a: when a's own unit already pairs a
 // with an edge of b, the two units would constrain nearly the same gap, and
 // such near-duplicate rows make the Delassus operator nearly singular.
 const reverseSkip = 0.1
+
+// reverseDepth is the depth, relative to the reverse candidate's tributary
+// length, beyond which it is paired even where redundant says it adds
+// nothing: half the 1 % bound on penetration.
+const reverseDepth = 0.005
 
 // Detect finds every candidate node within the alert distance of its
 // antagonist and builds the contact units. For a pair of sides it then runs
@@ -323,7 +327,7 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 			continue
 		}
 		best = atVertex(x, best, bestK, ant, func() [][2]float64 { return c.ownFaces(u, n) })
-		if ps.reverse && p.Candidate.redundant(direct, ps.ant.Edges[bestK], best.s, n, p.Antagonist, u) {
+		if ps.reverse && best.gap >= -reverseDepth*ps.weights[li][0].P/c.Thickness && p.Candidate.redundant(direct, ps.ant.Edges[bestK], best.s, n, p.Antagonist, u) {
 			continue
 		}
 		found[li] = Point{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Xa: best.xa, N: best.n, T: [2]float64{-best.n[1], best.n[0]},

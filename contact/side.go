@@ -19,7 +19,7 @@ type Side struct {
 	Group     string
 	Thickness float64
 
-	Edges []mesh.Edge
+	Edges   []mesh.Edge
 	Nodes   []int          // distinct nodes of the edges, sorted
 	local   map[int]int    // mesh node -> index in Nodes
 	corners map[int]corner // the body's boundary faces at each node

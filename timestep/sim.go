@@ -356,7 +356,11 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 				up := u.Velocity(pred)
 				g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
 			}
-			p.Shift[a] = positionalShift(g, u0[a][0], h, th)
+			reach := pushReach * u.Weight * u.Weight / pair.Candidate.Thickness
+			if u.Key.Reverse {
+				reach = 0 // found already inside: held, see contact.Detect
+			}
+			p.Shift[a] = positionalShift(g, u0[a][0], h, th, reach)
 			push[a] = g < 0
 		case Shock:
 			active[a] = u.Gap+h*uf[0] <= 0
@@ -371,13 +375,19 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 
 // positionalShift is the shift s of the Positional law, U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.
-func positionalShift(g, u0, h, th float64) float64 {
-	mid := g/h + (1-th)*u0
+func positionalShift(g, u0, h, th, reach float64) float64 {
 	if g < 0 {
-		return mid
+		return math.Max(g, -reach)/h + (1-th)*u0
 	}
-	return math.Max(mid, (1-th)*u0/th)
+	return math.Max(g/h+(1-th)*u0, (1-th)*u0/th)
 }
+
+// pushReach is the most of a penetration, relative to the unit's length,
+// that the law pushes out in one step: small penetrations left by the
+// linearised geometry go at once, a deep one (bodies that start
+// interpenetrated) goes over several steps instead of at a speed that
+// would throw the bodies apart.
+const pushReach = 1e-3
 
 // delassus assembles W_ab = sum over bodies of H~_a' C H~_b, with C the
 // compliance of the body's contact DOFs: per body, the columns C h_a of

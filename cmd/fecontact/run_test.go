@@ -96,7 +96,7 @@ func TestExportStep(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := fecontact("example", "colliding-blocks", "--steps", "100", "--export-step", "100", "--quiet", "-o", dir)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "problem_100.json (11 contacts)")
+	assert.Contains(t, stdout, "problem_100.json (12 contacts)")
 	code, stdout, stderr = fecontact("solve", "-K", "1", filepath.Join(dir, "problem_100.json"))
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "problem_100.json")
