@@ -108,7 +108,7 @@ type Point struct {
 	X, Xa   [2]float64 // candidate position and its closest antagonist point
 	N, T    [2]float64 // frame: normal towards the candidate's side, tangent
 	Gap     float64
-	Edge    int     // antagonist edge (index in its Side.Edges) or obstacle segment
+	Edge    int     // antagonist edge (index in its Side.Edges, then its flanks) or obstacle segment
 	S       float64 // parameter on that edge, in [-1, 1]
 }
 
@@ -260,9 +260,9 @@ func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
 // geometry returns the side's edges as an antagonist in the configuration.
 func (a *Side) geometry(cfg Config, alert float64) antagonist {
 	u := cfg.disp(a.Body)
-	X := make([][3][2]float64, len(a.Edges))
+	X := make([][3][2]float64, len(a.all))
 	var g antagonist
-	for k, e := range a.Edges {
+	for k, e := range a.all {
 		for i, n := range e.Nodes {
 			X[k][i] = a.position(u, n)
 		}
@@ -276,13 +276,13 @@ func (a *Side) geometry(cfg Config, alert float64) antagonist {
 		}
 	}
 	g.project = func(k int, x [2]float64) projection {
-		if len(a.Edges[k].Nodes) == 2 {
+		if len(a.all[k].Nodes) == 2 {
 			return projectSegment(x, X[k][0], X[k][1])
 		}
 		return projectQuadratic(x, &X[k])
 	}
 	g.vertex = func(k, end int) (vertex, int, bool) {
-		n := a.Edges[k].Nodes[end]
+		n := a.all[k].Nodes[end]
 		n1, n2, ok := a.faces(u, n)
 		if !ok {
 			return vertex{}, 0, false
@@ -315,7 +315,7 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 		near = g.near(near[:0], x)
 		best, bestK := projection{}, -1
 		for _, k := range near {
-			if ps.ant != nil && ps.ant == c && slices.Contains(c.Edges[k].Nodes, n) {
+			if ps.ant != nil && ps.ant == c && slices.Contains(c.edge(k).Nodes, n) {
 				continue // a node never contacts its own edges
 			}
 			pr := ant.project(k, x)
@@ -327,7 +327,7 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 			continue
 		}
 		best = atVertex(x, best, bestK, ant, func() [][2]float64 { return c.ownFaces(u, n) })
-		if ps.reverse && best.gap >= -reverseDepth*ps.weights[li][0].P/c.Thickness && p.Candidate.redundant(direct, ps.ant.Edges[bestK], best.s, n, p.Antagonist, u) {
+		if ps.reverse && best.gap >= -reverseDepth*ps.weights[li][0].P/c.Thickness && p.Candidate.redundant(direct, ps.ant.edge(bestK), best.s, n, p.Antagonist, u) {
 			continue
 		}
 		found[li] = Point{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Xa: best.xa, N: best.n, T: [2]float64{-best.n[1], best.n[0]},
@@ -337,20 +337,21 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 	return out, nil
 }
 
-// atVertex applies vertexFrame when the closest point of x on entry k is an
-// end of the entry or within the vertex zone of one, and the antagonist
-// knows the faces there. A frame on the entry's own face keeps the closest
-// point; another frame moves it to the vertex.
+// atVertex applies vertexFrame when the closest point of x on entry k is
+// within the vertex zone of its nearer end, or anywhere on the half of the
+// entry next to a concave (valley) vertex: there the body is the union of
+// the two faces' half-planes, and a point running along one face towards
+// the valley must see the other face rising before it reaches it, or it
+// enters that face by as much as it travels in a step. The antagonist must
+// know the faces at that end. A frame on the entry's own face keeps the
+// closest point; another frame moves it to the vertex.
 func atVertex(x [2]float64, pr projection, k int, ant antagonist, cand func() [][2]float64) projection {
 	end := 0
 	if pr.s > 0 {
 		end = 1
 	}
-	if (1-math.Abs(pr.s))/2 > vertexZone {
-		return pr
-	}
 	v, own, ok := ant.vertex(k, end)
-	if !ok {
+	if !ok || (cross(v.n1, v.n2) >= 0 && (1-math.Abs(pr.s))/2 > vertexZone) {
 		return pr
 	}
 	n, g, face := vertexFrame(x, v, cand())
@@ -388,7 +389,7 @@ func (s *Side) redundant(direct []*Point, e mesh.Edge, at float64, b int, other 
 		if math.Abs(at-nodeParam[i])/2 > reverseSkip {
 			continue
 		}
-		if q := direct[s.local[a]]; q != nil && slices.Contains(other.Edges[q.Edge].Nodes, b) {
+		if q := direct[s.local[a]]; q != nil && slices.Contains(other.edge(q.Edge).Nodes, b) {
 			return true
 		}
 	}

@@ -23,6 +23,12 @@ type Side struct {
 	Nodes   []int          // distinct nodes of the edges, sorted
 	local   map[int]int    // mesh node -> index in Nodes
 	corners map[int]corner // the body's boundary faces at each node
+	// all is Edges followed by the flanks: the body's boundary edges that
+	// continue the group past its free ends. As an antagonist a side is
+	// the group and its flanks, so that a point entering the body just
+	// past the end of the group (through the face that meets it at a
+	// corner) meets a face, not a vertex.
+	all []mesh.Edge
 }
 
 // NewSide looks up an edge group of a body's mesh and checks its edges.
@@ -49,7 +55,48 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 		s.local[n] = i
 	}
 	s.corners = boundaryCorners(m, s.Nodes)
+	s.all = append(slices.Clip(edges), s.flanks()...)
+	for n, c := range boundaryCorners(m, s.AllNodes()) {
+		s.corners[n] = c
+	}
 	return s, nil
+}
+
+// flanks returns the boundary edges of the body that meet the group at its
+// free ends (end nodes of only one edge of the group).
+func (s *Side) flanks() []mesh.Edge {
+	ends := map[int]int{}
+	for _, e := range s.Edges {
+		ends[e.Nodes[0]]++
+		ends[e.Nodes[1]]++
+	}
+	inGroup := func(f mesh.Edge) bool {
+		return slices.ContainsFunc(s.Edges, func(e mesh.Edge) bool { return e.Cell == f.Cell && e.Side == f.Side })
+	}
+	var out []mesh.Edge
+	for _, n := range s.Nodes {
+		c := s.corners[n]
+		if ends[n] != 1 || !c.ok {
+			continue
+		}
+		for _, f := range []mesh.Edge{c.in, c.out} {
+			if !inGroup(f) && !slices.ContainsFunc(out, func(e mesh.Edge) bool { return e.Cell == f.Cell && e.Side == f.Side }) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// AllNodes returns the nodes the side's contact rows may involve: those of
+// its edges and of its flanks, sorted.
+func (s *Side) AllNodes() []int {
+	return mesh.EdgeNodes(s.all)
+}
+
+// edge returns antagonist entry k: an edge of the group, then the flanks.
+func (s *Side) edge(k int) mesh.Edge {
+	return s.all[k]
 }
 
 func diameter(m *mesh.Mesh) float64 {

@@ -87,7 +87,7 @@ func (ps *pass) addRows(dst []Entry, q *Point, weight float64) []Entry {
 	}
 	add(ps.cand, q.Node, weight)
 	if a := ps.ant; a != nil {
-		e := a.Edges[q.Edge]
+		e := a.edge(q.Edge)
 		var N [3]float64
 		element.EdgeShape(len(e.Nodes), q.S, N[:len(e.Nodes)], nil)
 		for k, node := range e.Nodes {

@@ -74,7 +74,7 @@ type StepStats struct {
 	PushOutWork        float64 // the same for units found penetrated, which the law pushes out
 	FrictionWork       float64 // sum of P_T U_T,theta this step (<= 0)
 	ObstacleWork       float64 // work of moving obstacles on the bodies this step
-	Corrected          bool    // the contact problem was solved again about the predicted end configuration
+	Corrected          int     // times the contact problem was solved again about the predicted end configuration
 }
 
 // ContactState is one unit's state after a step, for output.
@@ -134,7 +134,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 			return fmt.Errorf("simulation: contact pair %q: side %q does not belong to body %d", p.Name, s.Group, s.Body)
 		}
 		b := bodies[s.Body]
-		for _, n := range s.Nodes {
+		for _, n := range s.AllNodes() {
 			if !seen[s.Body][n] {
 				seen[s.Body][n] = true
 				b.ContactNodes = append(b.ContactNodes, n)
@@ -235,13 +235,16 @@ func (s *Simulation) Step() (StepStats, error) {
 			return stats, err
 		}
 		s.impulses(units, res, active)
-		vpred := s.predict(vfree, h, th)
-		punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp})
-		if err != nil {
-			return stats, err
-		}
-		if s.deep(punits) {
-			stats.Corrected = true
+		for iter := 0; iter < maxCorrections; iter++ {
+			vpred := s.predict(vfree, h, th)
+			punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp})
+			if err != nil {
+				return stats, err
+			}
+			if !s.deep(punits) {
+				break
+			}
+			stats.Corrected++
 			units = punits
 			s.startRigid(units, t)
 			prob, u0, rigid1, active, push = s.problem(units, v0, vfree, vpred, t, h, th)
@@ -261,6 +264,12 @@ func (s *Simulation) Step() (StepStats, error) {
 	s.record(units, res, u0, rigid1, active, push, th, &stats)
 	return stats, nil
 }
+
+// maxCorrections bounds the solves about predicted end configurations.
+// One is enough where the geometry is smooth; more chatter between frames
+// where it is not (measured on the colliding blocks at refine 4: 20 um of
+// penetration with one, 222 um with three).
+const maxCorrections = 1
 
 // predictTol is the depth, relative to a unit's length, beyond which the
 // end configuration predicted by the first solve triggers the second.

@@ -62,12 +62,13 @@ func TestCollidingBlocks(t *testing.T) {
 		t.Run(tc.kind.String()+map[contact.Basis]string{contact.Nodal: "/nodal", contact.Pairing: "/pairing"}[tc.basis], func(t *testing.T) {
 			sim, bodies := blocks(t, tc.kind, 1, tc.basis, Positional, 0.1)
 			e0 := sim.Stepper.TotalEnergy()
-			minGap, slides, lastContact := math.Inf(1), 0, 0
+			minGap, slides, lastContact, worstLaw := math.Inf(1), 0, 0, 0.0
 			for i := 1; i <= 750; i++ {
 				st, err := sim.Step()
 				require.NoError(t, err)
 				require.True(t, st.Converged || st.Units == 0, "step %d", i)
 				minGap = math.Min(minGap, st.MinGap)
+				worstLaw = math.Max(worstLaw, st.NormalWork)
 				slides += st.Slide
 				if st.Units-st.Open > 0 {
 					lastContact = i
@@ -84,7 +85,8 @@ func TestCollidingBlocks(t *testing.T) {
 			assert.Greater(t, vy, 20.0, "the upper block bounces")
 			assert.Greater(t, e.Elastic, 0.01*e0.Kinetic, "vibrations persist")
 			assert.Less(t, sim.FrictionWork, 0.0)
-			assert.LessOrEqual(t, sim.NormalWork, 1e-9*e0.Kinetic, "the contact law never creates energy")
+			assert.LessOrEqual(t, worstLaw, 1e-9*e0.Kinetic, "the contact law's work of a step is never positive")
+			assert.Less(t, sim.PushOutWork, 0.01*e0.Kinetic, "pushing out the linearisation's penetrations")
 		})
 	}
 }
@@ -202,4 +204,52 @@ func TestShockLaw(t *testing.T) {
 	assert.InDelta(t, e0.Balance(), e.Balance(), 1e-9*e0.Kinetic)
 	assert.Less(t, sim.NormalWork, 0.0)
 	assert.Greater(t, meanVelocity(bodies[1])[1], 10.0)
+}
+
+// TestCollidingBlocksRefined: the colliding blocks at refine 2 and 4 in Q4
+// and at refine 4 in every element kind. The depth of any node of either
+// block inside the other (an independent point-in-polygon measure, at the
+// end of every step) stays below 1 % of a cell at refine 2 and 3 % at
+// refine 4 in Q4 and T3 (measured 0.4 %, 2.0 % and 0.9 %: the leading
+// corner ploughs into the bow wave of the lower block); Q8 and T6 reach
+// 8.5 % and 13 % (bound 15 %, a known limitation: the target is
+// 1 %). The upper block's exit velocity is within 2 % of LMGC90's
+// (-65.2, 40.5) m/s at 52k DOFs; at refine 4 the bounce speeds of the four
+// kinds agree within 1 %, the friction works within 1 % for T3 and 1.5 %
+// for Q8 and T6 (measured 1.1 % and 1.2 %).
+func TestCollidingBlocksRefined(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 90 s")
+	}
+	type result struct{ friction, vy float64 }
+	run := func(kind mesh.Kind, r int, bound float64) result {
+		sim, bodies := blocks(t, kind, r, contact.Nodal, Positional, 0.1)
+		e0 := sim.Stepper.TotalEnergy()
+		depth := 0.0
+		for i := 1; i <= 750; i++ {
+			st, err := sim.Step()
+			require.NoError(t, err)
+			require.True(t, st.Converged || st.Units == 0, "step %d", i)
+			depth = math.Max(depth, deepest(bodies))
+		}
+		cell := 0.004 / float64(r)
+		v := meanVelocity(bodies[1])
+		t.Logf("%v refine %d: depth %.3g m (%.2g of a cell), exit velocity (%.4g, %.4g) m/s, friction %.5g J, contact law %.4g J, push-out %.3g J",
+			kind, r, depth, depth/cell, v[0], v[1], sim.FrictionWork, sim.NormalWork, sim.PushOutWork)
+		assert.Less(t, depth, bound*cell, "depth")
+		assert.InDelta(t, -65.2, v[0], 0.02*65.2, "exit v_x")
+		assert.InDelta(t, 40.5, v[1], 0.02*40.5, "exit v_y")
+		assert.InDelta(t, e0.Balance(), sim.Stepper.TotalEnergy().Balance(), 1e-9*e0.Kinetic)
+		return result{sim.FrictionWork, v[1]}
+	}
+	run(mesh.Q4, 2, 0.01)
+	q4 := run(mesh.Q4, 4, 0.03)
+	for _, tc := range []struct {
+		kind            mesh.Kind
+		depth, friction float64
+	}{{mesh.T3, 0.03, 0.01}, {mesh.Q8, 0.15, 0.015}, {mesh.T6, 0.15, 0.015}} {
+		r := run(tc.kind, 4, tc.depth)
+		assert.InDelta(t, q4.friction, r.friction, tc.friction*math.Abs(q4.friction), "%v friction work", tc.kind)
+		assert.InDelta(t, q4.vy, r.vy, 0.01*q4.vy, "%v bounce speed", tc.kind)
+	}
 }

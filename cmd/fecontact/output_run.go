@@ -150,8 +150,11 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if !math.IsInf(s.minGap, 1) {
 		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
 	}
-	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, numerical %.6g J; balance error %.2g relative to %.6g J\n",
-		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, e.Numerical, math.Abs(e.Balance()-e0)/math.Max(math.Abs(e0), math.SmallestNonzeroFloat64), e0)
+	if sim.InitialPenetration > 0 {
+		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)
+	}
+	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; balance error %.2g relative to %.6g J\n",
+		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, math.Abs(e.Balance()-e0)/math.Max(math.Abs(e0), math.SmallestNonzeroFloat64), e0)
 	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png", dir)
 	if _, err := os.Stat(filepath.Join(dir, "bodies.png")); err == nil {
 		fmt.Fprint(w, ", bodies.png")
