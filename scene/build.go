@@ -180,7 +180,7 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles 
 	if err != nil {
 		return nil, fmt.Errorf("candidate: %w", err)
 	}
-	p := &contact.Pair{Name: c.Name, Candidate: cand, Mu: c.Mu, Alert: c.Alert}
+	p := &contact.Pair{Name: c.Name, Candidate: cand, Mu: c.Mu, Alert: c.Alert, OneWay: c.OneWay}
 	p.Basis, _ = contact.ParseBasis(c.Basis)
 	if c.Antagonist != nil {
 		if p.Antagonist, err = side(bodies, index, *c.Antagonist); err != nil {

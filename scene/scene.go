@@ -123,9 +123,10 @@ type Contact struct {
 	Antagonist *Side   `toml:"antagonist"`
 	Obstacle   string  `toml:"obstacle"`
 	Mu         float64 `toml:"mu"`
-	Law        string  `toml:"law"`   // signorini (default) or shock
-	Basis      string  `toml:"basis"` // nodal (default) or pairing
-	Alert      float64 `toml:"alert"` // m; default: half the smallest candidate edge
+	Law        string  `toml:"law"`     // signorini (default) or shock
+	Basis      string  `toml:"basis"`   // nodal (default) or pairing
+	Alert      float64 `toml:"alert"`   // m; default: half the smallest candidate edge
+	OneWay     bool    `toml:"one_way"` // only the candidate's nodes are kept out (default: both bodies)
 }
 
 // Load reads and checks a scene file.
@@ -406,6 +407,8 @@ func (c Contact) check(i int, bodies, obstacles map[string]bool) error {
 		return fmt.Errorf("%s: antagonist.group is missing", where)
 	case c.Obstacle != "" && !obstacles[c.Obstacle]:
 		return bad(where, "obstacle", fmt.Sprintf("%q", c.Obstacle), "expected the name of an [[obstacle]]")
+	case c.Obstacle != "" && c.OneWay:
+		return bad(where, "one_way", "true", "a pair with an obstacle has one pass only: leave one_way out")
 	case !(c.Mu >= 0) || !finite(c.Mu):
 		return bad(where, "mu", c.Mu, "expected a non-negative friction coefficient")
 	case c.Law != "signorini" && c.Law != "shock":

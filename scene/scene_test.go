@@ -41,6 +41,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"contact body", minimal + "\n[[contact]]\ncandidate = { body = \"c\", group = \"bottom\" }\nobstacle = \"floor\"\n", `contact 1: candidate.body = "c": expected the name of a [[body]]`},
 		{"obstacle name", minimal + "\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"flor\"\n", `obstacle = "flor": expected the name of an [[obstacle]]`},
 		{"law", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\nlaw = \"penalty\"\n", `law = "penalty": expected signorini or shock`},
+		{"one way on an obstacle", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\none_way = true\n", `one_way = true: a pair with an obstacle has one pass only`},
 		{"candidate group", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"botom\" }\nobstacle = \"floor\"\n", `candidate: mesh b rect(Q4 0.1x0.1 2x2): no edge group "botom"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
