@@ -79,17 +79,24 @@ func contactGrid(sim *timestep.Simulation) *vtk.Grid {
 	cs := sim.Contacts()
 	g := &vtk.Grid{Points: make([][2]float64, len(cs))}
 	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
+	pair, rev := make([]float64, len(cs)), make([]float64, len(cs))
 	normal := make([]float64, 2*len(cs))
 	for i, c := range cs {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
+		pair[i] = float64(c.Key.Pair)
+		if c.Key.Reverse {
+			rev[i] = 1
+		}
 	}
 	g.AddPointScalar("impulse_normal", pn)
 	g.AddPointScalar("impulse_tangential", pt)
 	g.AddPointScalar("status", st) // 0 open, 1 stick, 2 slide+, 3 slide-
 	g.AddPointScalar("gap", gap)
 	g.AddPointVector("normal", normal)
+	g.AddPointScalar("pair", pair)   // index of the pair (scene order), obstacles after
+	g.AddPointScalar("reverse", rev) // 1: an antagonist node against candidate edges
 	return g
 }
 

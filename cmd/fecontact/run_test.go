@@ -27,7 +27,9 @@ func TestExampleRun(t *testing.T) {
 	assert.Less(t, bodies[len(bodies)-1].U3[1], 0.0, "the upper block has moved down")
 	contacts := vtkcheck.Read(t, filepath.Join(dir, "contacts.pvd"))
 	require.Len(t, contacts, 13)
-	assert.Equal(t, 11, contacts[12].Points, "11 candidate nodes in contact")
+	last := contacts[12]
+	assert.Equal(t, 11.0, float64(last.Points)-last.Sums["reverse"], "the upper block's 11 bottom nodes against the lower block")
+	assert.Equal(t, 0.0, last.Sums["pair"], "one pair")
 	assert.Equal(t, []int{1}, contacts[12].Types, "vertex cells")
 	for _, f := range []string{"history.csv", "energy.png"} {
 		st, err := os.Stat(filepath.Join(dir, f))

@@ -12,15 +12,16 @@ import (
 
 // Info is what VTK's reader finds in one .vtu piece.
 type Info struct {
-	File   string    `json:"file"`
-	Time   float64   `json:"time"`
-	Points int       `json:"points"`
-	Cells  int       `json:"cells"`
-	Types  []int     `json:"types"`
-	U3     []float64 `json:"u3"`    // displacement of point 3
-	NComp  int       `json:"ncomp"` // components of displacement
-	Arrays []string  `json:"arrays"`
-	Errors int       `json:"errors"`
+	File   string             `json:"file"`
+	Time   float64            `json:"time"`
+	Points int                `json:"points"`
+	Cells  int                `json:"cells"`
+	Types  []int              `json:"types"`
+	U3     []float64          `json:"u3"`    // displacement of point 3
+	NComp  int                `json:"ncomp"` // components of displacement
+	Arrays []string           `json:"arrays"`
+	Sums   map[string]float64 `json:"sums"` // sum of every point array's values, all components
+	Errors int                `json:"errors"`
 }
 
 const script = `
@@ -43,6 +44,7 @@ for t, f in files:
         "types": sorted(set(g.GetCellType(i) for i in range(g.GetNumberOfCells()))),
         "u3": list(u.GetTuple3(3)) if u else None, "ncomp": u.GetNumberOfComponents() if u else 0,
         "arrays": [pd.GetArrayName(i) for i in range(pd.GetNumberOfArrays())],
+        "sums": {pd.GetArrayName(i): sum(sum(pd.GetArray(i).GetTuple(j)) for j in range(pd.GetArray(i).GetNumberOfTuples())) for i in range(pd.GetNumberOfArrays())},
         "errors": r.GetErrorCode()})
 print(json.dumps(out))
 `
