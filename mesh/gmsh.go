@@ -79,6 +79,15 @@ func (p *gmshParser) next(want string) ([]string, error) {
 	return nil, p.errorf("unexpected end of file, expected %s", want)
 }
 
+// count checks a count read from the file. Nothing is allocated from it:
+// a count larger than the file is found out by reaching its end.
+func (p *gmshParser) count(v int, what string) error {
+	if v < 0 {
+		return p.errorf("%s = %d: expected a count >= 0", what, v)
+	}
+	return nil
+}
+
 // ints reads a line of at least n integers.
 func (p *gmshParser) ints(n int, want string) ([]int, error) {
 	f, err := p.next(want)
@@ -204,6 +213,9 @@ func (p *gmshParser) physicalNames() error {
 	if err != nil {
 		return err
 	}
+	if err := p.count(n[0], "number of physical names"); err != nil {
+		return err
+	}
 	for i := 0; i < n[0]; i++ {
 		f, err := p.next("a physical name")
 		if err != nil {
@@ -228,6 +240,11 @@ func (p *gmshParser) entities() error {
 	counts, err := p.ints(4, "numbers of points, curves, surfaces, volumes")
 	if err != nil {
 		return err
+	}
+	for dim, what := range []string{"numPoints", "numCurves", "numSurfaces", "numVolumes"} {
+		if err := p.count(counts[dim], what); err != nil {
+			return err
+		}
 	}
 	for dim := 0; dim < 4; dim++ {
 		for i := 0; i < counts[dim]; i++ {
@@ -296,6 +313,9 @@ func (p *gmshParser) nodes22() error {
 	if err != nil {
 		return err
 	}
+	if err := p.count(n[0], "number of nodes"); err != nil {
+		return err
+	}
 	for i := 0; i < n[0]; i++ {
 		f, err := p.next("a node")
 		if err != nil {
@@ -317,6 +337,10 @@ func (p *gmshParser) nodes41() error {
 	if err != nil {
 		return err
 	}
+	if err := p.blockCounts(head, "numNodes"); err != nil {
+		return err
+	}
+	left := head[1]
 	for b := 0; b < head[0]; b++ {
 		bh, err := p.ints(4, "entityDim entityTag parametric numNodesInBlock")
 		if err != nil {
@@ -325,13 +349,17 @@ func (p *gmshParser) nodes41() error {
 		if bh[2] != 0 {
 			return p.errorf("parametric node coordinates are not supported")
 		}
-		tags := make([]int, bh[3])
-		for i := range tags {
+		if bh[3] < 0 || bh[3] > left {
+			return p.errorf("numNodesInBlock = %d: expected a count in [0, %d], the nodes the header's numNodes leaves", bh[3], left)
+		}
+		left -= bh[3]
+		var tags []int
+		for i := 0; i < bh[3]; i++ {
 			t, err := p.ints(1, "a node tag")
 			if err != nil {
 				return err
 			}
-			tags[i] = t[0]
+			tags = append(tags, t[0])
 		}
 		for _, tag := range tags {
 			f, err := p.next("node coordinates")
@@ -344,6 +372,14 @@ func (p *gmshParser) nodes41() error {
 		}
 	}
 	return p.expectEnd("Nodes")
+}
+
+// blockCounts checks a 4.1 section header: numEntityBlocks and the total.
+func (p *gmshParser) blockCounts(head []int, total string) error {
+	if err := p.count(head[0], "numEntityBlocks"); err != nil {
+		return err
+	}
+	return p.count(head[1], total)
 }
 
 // gmshNodes is the number of nodes of each Gmsh element type fecontact reads.
@@ -383,6 +419,9 @@ func (p *gmshParser) elements22() error {
 	if err != nil {
 		return err
 	}
+	if err := p.count(n[0], "number of elements"); err != nil {
+		return err
+	}
 	for i := 0; i < n[0]; i++ {
 		f, err := p.ints(3, "an element: tag type ntags tags... nodes...")
 		if err != nil {
@@ -409,11 +448,19 @@ func (p *gmshParser) elements41() error {
 	if err != nil {
 		return err
 	}
+	if err := p.blockCounts(head, "numElements"); err != nil {
+		return err
+	}
+	left := head[1]
 	for b := 0; b < head[0]; b++ {
 		bh, err := p.ints(4, "entityDim entityTag elementType numElementsInBlock")
 		if err != nil {
 			return err
 		}
+		if bh[3] < 0 || bh[3] > left {
+			return p.errorf("numElementsInBlock = %d: expected a count in [0, %d], the elements the header's numElements leaves", bh[3], left)
+		}
+		left -= bh[3]
 		phys := p.entPhys[[2]int{bh[0], bh[1]}]
 		for i := 0; i < bh[3]; i++ {
 			f, err := p.ints(2, "an element: tag nodes...")

@@ -2,6 +2,7 @@ package signorini
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,39 +34,37 @@ func ReadProblem(path string) (*Problem, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	open := func(name string) (io.ReadCloser, error) {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(filepath.Dir(path), name)
+		}
+		return os.Open(name)
+	}
+	return DecodeProblem(data, path, open)
+}
+
+// DecodeProblem reads a problem from the JSON in data; path is used in
+// messages and open finds the MatrixMarket file that "W_mtx" names. Every
+// size is checked against the data it comes with before anything is
+// allocated from it, so that a small file cannot ask for gigabytes.
+func DecodeProblem(data []byte, path string, open func(string) (io.ReadCloser, error)) (*Problem, string, error) {
 	var f File
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, "", fmt.Errorf("%s: %w (expected the keys n, name, W or W_mtx, q, mu, shift)", path, err)
 	}
-	if f.N < 1 {
-		return nil, "", fmt.Errorf("%s: \"n\" = %d contacts: expected at least 1", path, f.N)
-	}
-	var entries []Triplet
 	switch {
-	case f.W != nil:
-		if len(f.W) != 2*f.N {
-			return nil, "", fmt.Errorf("%s: W has %d rows, expected 2n = %d", path, len(f.W), 2*f.N)
-		}
-		for i, row := range f.W {
-			if len(row) != 2*f.N {
-				return nil, "", fmt.Errorf("%s: W row %d has %d entries, expected %d", path, i, len(row), 2*f.N)
-			}
-			for j, v := range row {
-				if v != 0 {
-					entries = append(entries, Triplet{i, j, v})
-				}
-			}
-		}
-	case f.WMtx != "":
-		mtx := f.WMtx
-		if !filepath.IsAbs(mtx) {
-			mtx = filepath.Join(filepath.Dir(path), mtx)
-		}
-		if entries, err = readMatrixMarket(mtx, 2*f.N); err != nil {
-			return nil, "", err
-		}
-	default:
-		return nil, "", fmt.Errorf("%s: needs \"W\" (rows) or \"W_mtx\" (a MatrixMarket file)", path)
+	case f.N < 1:
+		return nil, "", fmt.Errorf("%s: \"n\" = %d contacts: expected at least 1", path, f.N)
+	case len(f.Q)/2 != f.N || len(f.Q)%2 != 0:
+		return nil, "", fmt.Errorf("%s: \"q\" has %d entries for \"n\" = %d contacts: expected 2n", path, len(f.Q), f.N)
+	case len(f.Mu) != f.N:
+		return nil, "", fmt.Errorf("%s: \"mu\" has %d entries for \"n\" = %d contacts", path, len(f.Mu), f.N)
+	}
+	entries, err := f.entries(path, open)
+	if err != nil {
+		return nil, "", err
 	}
 	W, err := NewBlockSparse(f.N, entries)
 	if err != nil {
@@ -78,22 +77,53 @@ func ReadProblem(path string) (*Problem, string, error) {
 	return p, f.Name, nil
 }
 
-// readMatrixMarket reads a real coordinate MatrixMarket file of size n x n
-// (general or symmetric), 1-based.
-func readMatrixMarket(path string, n int) ([]Triplet, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// entries gathers W's nonzero entries from the rows or the MatrixMarket file.
+func (f *File) entries(path string, open func(string) (io.ReadCloser, error)) ([]Triplet, error) {
+	var entries []Triplet
+	switch {
+	case f.W != nil && f.WMtx != "":
+		return nil, fmt.Errorf("%s: give either \"W\" or \"W_mtx\", not both", path)
+	case f.W != nil:
+		if len(f.W) != 2*f.N {
+			return nil, fmt.Errorf("%s: W has %d rows, expected 2n = %d", path, len(f.W), 2*f.N)
+		}
+		for i, row := range f.W {
+			if len(row) != 2*f.N {
+				return nil, fmt.Errorf("%s: W row %d has %d entries, expected %d", path, i, len(row), 2*f.N)
+			}
+			for j, v := range row {
+				if v != 0 {
+					entries = append(entries, Triplet{i, j, v})
+				}
+			}
+		}
+		return entries, nil
+	case f.WMtx != "":
+		fh, err := open(f.WMtx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: W_mtx: %w", path, err)
+		}
+		defer fh.Close()
+		name := f.WMtx
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(filepath.Dir(path), name)
+		}
+		return readMatrixMarket(fh, name, 2*f.N)
 	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
+	return nil, fmt.Errorf("%s: needs \"W\" (rows) or \"W_mtx\" (a MatrixMarket file)", path)
+}
+
+// readMatrixMarket reads a real coordinate MatrixMarket matrix of size
+// n x n (general or symmetric), 1-based; name is used in messages.
+func readMatrixMarket(r io.Reader, name string, n int) ([]Triplet, error) {
+	sc := bufio.NewScanner(r)
 	line := 0
 	fail := func(format string, a ...any) error {
-		return fmt.Errorf("%s:%d: "+format, append([]any{path, line}, a...)...)
+		return fmt.Errorf("%s:%d: "+format, append([]any{name, line}, a...)...)
 	}
 	symmetric := false
 	var entries []Triplet
-	sized := false
+	declared, read := -1, 0
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
@@ -112,16 +142,17 @@ func readMatrixMarket(path string, n int) ([]Triplet, error) {
 			continue
 		}
 		f := strings.Fields(text)
-		if !sized {
-			if len(f) != 3 {
+		if declared < 0 {
+			r, e1 := strconv.Atoi(f[0])
+			c, e2 := strconv.Atoi(f[min(1, len(f)-1)])
+			nnz, e3 := strconv.Atoi(f[len(f)-1])
+			if len(f) != 3 || e1 != nil || e2 != nil || e3 != nil || nnz < 0 {
 				return nil, fail("expected \"rows cols entries\", got %q", text)
 			}
-			r, _ := strconv.Atoi(f[0])
-			c, _ := strconv.Atoi(f[1])
 			if r != n || c != n {
-				return nil, fail("matrix is %sx%s, expected %dx%d", f[0], f[1], n, n)
+				return nil, fail("matrix is %dx%d, expected %dx%d (2n for the JSON's n)", r, c, n, n)
 			}
-			sized = true
+			declared = nnz
 			continue
 		}
 		if len(f) != 3 {
@@ -130,19 +161,28 @@ func readMatrixMarket(path string, n int) ([]Triplet, error) {
 		i, e1 := strconv.Atoi(f[0])
 		j, e2 := strconv.Atoi(f[1])
 		v, e3 := strconv.ParseFloat(f[2], 64)
-		if e1 != nil || e2 != nil || e3 != nil || i < 1 || j < 1 || i > n || j > n {
-			return nil, fail("bad entry %q", text)
+		switch {
+		case e1 != nil || e2 != nil || i < 1 || j < 1 || i > n || j > n:
+			return nil, fail("entry %q: expected indices in [1, %d]", text, n)
+		case e3 != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			return nil, fail("entry %q: expected a finite value", text)
+		case read == declared:
+			return nil, fail("more entries than the %d the size line declares", declared)
 		}
+		read++
 		entries = append(entries, Triplet{i - 1, j - 1, v})
 		if symmetric && i != j {
 			entries = append(entries, Triplet{j - 1, i - 1, v})
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !sized {
-		return nil, fmt.Errorf("%s: no size line", path)
+	switch {
+	case declared < 0:
+		return nil, fmt.Errorf("%s: no size line", name)
+	case read != declared:
+		return nil, fmt.Errorf("%s: %d entries, the size line declares %d", name, read, declared)
 	}
 	return entries, nil
 }

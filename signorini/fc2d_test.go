@@ -1,6 +1,8 @@
 package signorini
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -87,18 +89,65 @@ func TestFC2DSuite(t *testing.T) {
 	}
 }
 
-func TestReadProblemErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct{ name, body, want string }{
-		{"rows.json", `{"n": 1, "W": [[1, 0]], "q": [0, 0], "mu": [0.1]}`, "W has 1 rows, expected 2n = 2"},
-		{"mu.json", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [-0.1]}`, "mu = -0.1"},
-		{"nomat.json", `{"n": 1, "q": [0, 0], "mu": [0.1]}`, `needs "W"`},
-		{"mtx.json", `{"n": 1, "W_mtx": "bad.mtx", "q": [0, 0], "mu": [0.1]}`, "bad.mtx:3: bad entry"},
-		{"syntax.json", `{"n": 1,`, "unexpected end of JSON"},
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, tc.name), []byte(tc.body), 0o644))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.mtx"), []byte("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n"), 0o644))
-		_, _, err := ReadProblem(filepath.Join(dir, tc.name))
-		assert.ErrorContains(t, err, tc.want, tc.name)
+// mtxFiles serves MatrixMarket files from memory, for DecodeProblem.
+func mtxFiles(files map[string]string) func(string) (io.ReadCloser, error) {
+	return func(name string) (io.ReadCloser, error) {
+		s, ok := files[name]
+		if !ok {
+			return nil, fmt.Errorf("open %s: no such file", name)
+		}
+		return io.NopCloser(strings.NewReader(s)), nil
 	}
+}
+
+const mtxHead = "%%MatrixMarket matrix coordinate real general\n"
+
+var problemErrors = []struct{ name, body, mtx, want string }{
+	{"rows", `{"n": 1, "W": [[1, 0]], "q": [0, 0], "mu": [0.1]}`, "", "W has 1 rows, expected 2n = 2"},
+	{"mu", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [-0.1]}`, "", "mu = -0.1"},
+	{"nomat", `{"n": 1, "q": [0, 0], "mu": [0.1]}`, "", `needs "W"`},
+	{"index", `{"n": 1, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "2 2 1\n3 1 1.0\n", `a.mtx:3: entry "3 1 1.0": expected indices in [1, 2]`},
+	{"syntax", `{"n": 1,`, "", "unexpected EOF"},
+	{"huge n", `{"n": 4611686018427387904, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "-1 -1 1\n", `"q" has 2 entries for "n" = 4611686018427387904 contacts: expected 2n`},
+	{"big n", `{"n": 1000000000, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "2000000000 2000000000 1\n1 1 1\n", `"q" has 2 entries`},
+	{"negative size", `{"n": 1, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "-2 -2 1\n", "a.mtx:2: matrix is -2x-2, expected 2x2"},
+	{"nan", `{"n": 1, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "2 2 1\n1 1 NaN\n", `a.mtx:3: entry "1 1 NaN": expected a finite value`},
+	{"count", `{"n": 1, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "2 2 3\n1 1 1\n", "a.mtx: 1 entries, the size line declares 3"},
+	{"unknown key", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [0.1], "tolerance": 1e-8}`, "", `unknown field "tolerance"`},
+	{"both", `{"n": 1, "W": [[1, 0], [0, 1]], "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, "", `either "W" or "W_mtx"`},
+}
+
+func TestReadProblemErrors(t *testing.T) {
+	for _, tc := range problemErrors {
+		_, _, err := DecodeProblem([]byte(tc.body), "p.json", mtxFiles(map[string]string{"a.mtx": tc.mtx}))
+		assert.ErrorContains(t, err, tc.want, tc.name)
+		if err != nil {
+			assert.True(t, strings.HasPrefix(err.Error(), "p.json") || strings.HasPrefix(err.Error(), "a.mtx"), "%s: %v names the file", tc.name, err)
+		}
+	}
+}
+
+// FuzzDecodeProblem: whatever the JSON and MatrixMarket bytes, an error or a
+// problem NLGS accepts; never a panic, never an allocation the input does
+// not pay for.
+func FuzzDecodeProblem(f *testing.F) {
+	for _, tc := range problemErrors {
+		f.Add(tc.body, tc.mtx)
+	}
+	files, _ := filepath.Glob(filepath.Join(fc2dDir, "*000*.json"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && len(b) < 20000 {
+			f.Add(string(b), "")
+		}
+	}
+	f.Add(`{"n": 1, "W_mtx": "a.mtx", "q": [0, 1], "mu": [0.1]}`, mtxHead+"2 2 2\n1 1 2\n2 2 1\n")
+	f.Fuzz(func(t *testing.T, body, mtx string) {
+		p, _, err := DecodeProblem([]byte(body), "p.json", mtxFiles(map[string]string{"a.mtx": mtx}))
+		if err != nil {
+			return
+		}
+		if p.W.Contacts() < 1 || len(p.Q) != 2*p.W.Contacts() {
+			t.Fatalf("accepted %d contacts with %d q", p.W.Contacts(), len(p.Q))
+		}
+	})
 }
