@@ -24,7 +24,7 @@ func (m *Mesh) Check() error {
 	used := make([]bool, len(m.Nodes))
 	order := 0
 	for c, cell := range m.Cells {
-		if !cell.Kind.valid() || len(cell.Nodes) != cell.Kind.NumNodes() {
+		if !cell.Kind.Valid() || len(cell.Nodes) != cell.Kind.NumNodes() {
 			add("%s: %d nodes for kind %v", m.CellAt(c), len(cell.Nodes), cell.Kind)
 			continue
 		}

@@ -32,11 +32,12 @@ var kindInfo = [...]struct {
 	Q8: {"Q8", 8, 4, 2},
 }
 
-func (k Kind) valid() bool { return k >= 0 && int(k) < len(kindInfo) }
+// Valid reports whether k is one of T3, Q4, T6, Q8.
+func (k Kind) Valid() bool { return k >= 0 && int(k) < len(kindInfo) }
 
 // String returns the kind's name, e.g. "Q8".
 func (k Kind) String() string {
-	if !k.valid() {
+	if !k.Valid() {
 		return fmt.Sprintf("Kind(%d)", int(k))
 	}
 	return kindInfo[k].name

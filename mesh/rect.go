@@ -13,7 +13,7 @@ import "fmt"
 func Rectangle(origin [2]float64, w, h float64, nx, ny int, kind Kind) (*Mesh, error) {
 	name := fmt.Sprintf("rect(%v %gx%g %dx%d)", kind, w, h, nx, ny)
 	switch {
-	case !kind.valid():
+	case !kind.Valid():
 		return nil, fmt.Errorf("mesh %s: unknown kind %d", name, int(kind))
 	case !(w > 0) || !(h > 0):
 		return nil, fmt.Errorf("mesh %s: width and height must be positive", name)

@@ -44,6 +44,11 @@ func (c *Collection) Len() int { return len(c.entries) }
 
 // Write writes the collection to path atomically.
 func (c *Collection) Write(path string) error {
+	for _, e := range c.entries {
+		if err := xmlName(e.file); err != nil {
+			return fmt.Errorf("vtk: %s: file name: %w", path, err)
+		}
+	}
 	return WriteFile(path, func(w io.Writer) error {
 		if _, err := fmt.Fprint(w, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n<Collection>\n"); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/fecontact/fecontact/mesh"
 )
@@ -105,9 +106,32 @@ func (g *Grid) check() error {
 			}
 		}
 	}
+	for _, fs := range [][]Field{g.PointData, g.CellData} {
+		for _, f := range fs {
+			if err := xmlName(f.Name); err != nil {
+				return fmt.Errorf("vtk: field name: %w", err)
+			}
+		}
+	}
 	for i, p := range g.Points {
 		if math.IsNaN(p[0]+p[1]) || math.IsInf(p[0]+p[1], 0) {
 			return fmt.Errorf("vtk: point %d is at (%v, %v)", i, p[0], p[1])
+		}
+	}
+	return g.checkCells()
+}
+
+// checkCells refuses cells of an unknown kind, with the wrong number of
+// nodes, or naming a point the grid does not have.
+func (g *Grid) checkCells() error {
+	for c, cell := range g.Cells {
+		if !cell.Kind.Valid() || len(cell.Nodes) != cell.Kind.NumNodes() {
+			return fmt.Errorf("vtk: cell %d: %d nodes of kind %v: expected a T3, Q4, T6 or Q8 cell with its nodes", c, len(cell.Nodes), cell.Kind)
+		}
+		for _, n := range cell.Nodes {
+			if n < 0 || n >= len(g.Points) {
+				return fmt.Errorf("vtk: cell %d: node %d is not one of the %d points", c, n, len(g.Points))
+			}
 		}
 	}
 	return nil
@@ -175,6 +199,9 @@ func (a *array) ascii(w *bufio.Writer) {
 
 // EncodeVTU writes the grid as a VTK XML unstructured grid to w.
 func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
+	if enc < Base64 || enc > ASCII {
+		return fmt.Errorf("vtk: encoding %d: expected Base64, Raw or ASCII", int(enc))
+	}
 	if err := g.check(); err != nil {
 		return err
 	}
@@ -277,6 +304,20 @@ func (e *encoder) section(tag string, arrays []*array) {
 		e.printf("</DataArray>\n")
 	}
 	e.printf("</%s>\n", tag)
+}
+
+// xmlName refuses what XML 1.0 cannot hold in an attribute, even escaped:
+// invalid UTF-8 and control characters other than tab, newline and return.
+func xmlName(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%q is not valid UTF-8", s)
+	}
+	for _, r := range s {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+			return fmt.Errorf("%q holds the control character %U, which XML cannot hold", s, r)
+		}
+	}
+	return nil
 }
 
 func xmlEscape(s string) string {

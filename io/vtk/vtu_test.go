@@ -141,6 +141,30 @@ func TestRejectsNaNAndSizeMismatch(t *testing.T) {
 	assert.ErrorContains(t, EncodeVTU(&buf, g, Base64), `cell field "cell" has 5 values for 6 cells`)
 }
 
+func TestRejectsWhatXMLAndVTKCannotHold(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(g *Grid)
+		enc   Encoding
+		want  string
+	}{
+		{"kind", func(g *Grid) { g.Cells[2].Kind = mesh.Kind(7) }, Base64, "vtk: cell 2: 4 nodes of kind Kind(7)"},
+		{"node count", func(g *Grid) { g.Cells[1].Nodes = g.Cells[1].Nodes[:3] }, Base64, "vtk: cell 1: 3 nodes of kind Q4"},
+		{"missing point", func(g *Grid) { g.Cells[0].Nodes[3] = 99 }, Base64, "vtk: cell 0: node 99 is not one of the 12 points"},
+		{"control", func(g *Grid) { g.PointData[0].Name = "a\u0001b" }, Base64, `"a\x01b" holds the control character U+0001`},
+		{"utf8", func(g *Grid) { g.CellData[0].Name = "a\xffb" }, Base64, `"a\xffb" is not valid UTF-8`},
+		{"encoding", func(*Grid) {}, Encoding(9), "vtk: encoding 9"},
+	} {
+		g := sample(t, mesh.Q4)
+		tc.spoil(g)
+		var buf bytes.Buffer
+		assert.ErrorContains(t, EncodeVTU(&buf, g, tc.enc), tc.want, tc.name)
+	}
+	var c Collection
+	c.Add(0, 0, "body_a\u0001b_00000.vtu")
+	assert.ErrorContains(t, c.Write(filepath.Join(t.TempDir(), "x.pvd")), "holds the control character U+0001")
+}
+
 func TestAtomicWriteLeavesNoPartialFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.vtu")
