@@ -31,11 +31,27 @@ type Model struct {
 }
 
 // Model builds the scene's bodies and contact pairs.
+//
+// The bodies' size is estimated first (see Estimate) and a scene whose
+// estimate exceeds MemoryLimit is refused before anything of its size is
+// allocated.
 func (s *Scene) Model(v Variant) (*Model, error) {
+	est, meshes, err := s.estimate(v)
+	if err != nil {
+		return nil, err
+	}
+	if err := est.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
 	m := &Model{Scene: s}
 	index := map[string]int{}
 	for i := range s.Bodies {
-		b, err := s.body(&s.Bodies[i], v)
+		if meshes[i] == nil {
+			if meshes[i], err = s.mesh(&s.Bodies[i], v); err != nil {
+				return nil, fmt.Errorf("%s: body %q: %w", s.Name, s.Bodies[i].Name, err)
+			}
+		}
+		b, err := s.body(&s.Bodies[i], meshes[i])
 		if err != nil {
 			return nil, fmt.Errorf("%s: body %q: %w", s.Name, s.Bodies[i].Name, err)
 		}
@@ -97,16 +113,12 @@ func (s *Scene) mesh(b *Body, v Variant) (*mesh.Mesh, error) {
 		return mesh.ReadGmsh(path)
 	}
 	r := b.Rectangle
-	kind := r.Kind
-	if v.Kind != "" {
-		kind = v.Kind
-	}
-	k, err := mesh.ParseKind(kind)
+	k, f, err := r.variant(v)
 	if err != nil {
-		return nil, fmt.Errorf("rectangle.kind: %w", err)
+		return nil, err
 	}
-	f := max(v.Refine, 1)
-	m, err := mesh.Rectangle([2]float64{r.Origin[0], r.Origin[1]}, r.Size[0], r.Size[1], f*r.Cells[0], f*r.Cells[1], k)
+	n := int(f)
+	m, err := mesh.Rectangle([2]float64{r.Origin[0], r.Origin[1]}, r.Size[0], r.Size[1], n*r.Cells[0], n*r.Cells[1], k)
 	if err != nil {
 		return nil, err
 	}
@@ -114,16 +126,25 @@ func (s *Scene) mesh(b *Body, v Variant) (*mesh.Mesh, error) {
 	return m, nil
 }
 
+// variant returns the rectangle's cell kind and refinement factor under v.
+func (r *Rectangle) variant(v Variant) (mesh.Kind, float64, error) {
+	kind := r.Kind
+	if v.Kind != "" {
+		kind = v.Kind
+	}
+	k, err := mesh.ParseKind(kind)
+	if err != nil {
+		return k, 0, fmt.Errorf("rectangle.kind: %w", err)
+	}
+	return k, float64(max(v.Refine, 1)), nil
+}
+
 // Material is the body's material.
 func (b *Body) Material() element.Elastic {
 	return element.Elastic{E: b.E, Nu: b.Nu, Rho: b.Rho, Thickness: b.Thickness, PlaneStress: b.Plane == "stress"}
 }
 
-func (s *Scene) body(b *Body, v Variant) (*timestep.Body, error) {
-	m, err := s.mesh(b, v)
-	if err != nil {
-		return nil, err
-	}
+func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 	var fixes []assemble.Fix
 	for _, f := range b.Fixed {
 		comp, _ := assemble.ParseComp(f.Components)
@@ -175,6 +196,25 @@ func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side
 	return contact.NewSide(i, b.Space.Mesh, b.Space.DOFs, sd.Group, b.Material.T())
 }
 
+// alertLimit is half the smallest width or height of the bodies of a pair.
+func alertLimit(bodies []*timestep.Body, index map[string]int, c Contact) float64 {
+	names := []string{c.Candidate.Body}
+	if c.Antagonist != nil {
+		names = append(names, c.Antagonist.Body)
+	}
+	limit := math.Inf(1)
+	for _, n := range names {
+		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+		for _, x := range bodies[index[n]].Space.Mesh.Nodes {
+			for k := range 2 {
+				lo[k], hi[k] = math.Min(lo[k], x[k]), math.Max(hi[k], x[k])
+			}
+		}
+		limit = math.Min(limit, math.Min(hi[0]-lo[0], hi[1]-lo[1])/2)
+	}
+	return limit
+}
+
 func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles map[string]*contact.Obstacle) (*contact.Pair, error) {
 	cand, err := side(bodies, index, c.Candidate)
 	if err != nil {
@@ -188,6 +228,9 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles 
 		}
 	} else {
 		p.Obstacle = obstacles[c.Obstacle]
+	}
+	if limit := alertLimit(bodies, index, c); p.Alert > limit {
+		return nil, fmt.Errorf("alert = %g m: expected at most %.3g m, half the smallest extent of the bodies in contact: a farther alert pairs nodes with edges across a body", p.Alert, limit)
 	}
 	if p.Alert == 0 {
 		// Half the shortest candidate edge: far more than a step's

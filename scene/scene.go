@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -159,6 +161,9 @@ func Decode(r io.Reader, name string) (*Scene, error) {
 		return nil, fmt.Errorf("%s: unknown key %s (check the spelling against the README's scene reference)", name, strings.Join(keys, ", "))
 	}
 	s.Name, s.Dir = name, filepath.Dir(name)
+	if err := s.explicitZeros(md); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -171,6 +176,28 @@ func (s *Scene) Validate() error {
 	s.defaults()
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return nil
+}
+
+// explicitZeros refuses a zero written in the file where an absent key
+// means a default: defaults() cannot tell the two apart, and a user who
+// writes theta = 0 or every = 0 means something other than the default.
+func (s *Scene) explicitZeros(md toml.MetaData) error {
+	for _, k := range []struct {
+		table, key string
+		zero       bool
+		want       string
+	}{
+		{"time", "theta", s.Time.Theta == 0, "expected a value in [0.5, 1] (leave it out for 0.5)"},
+		{"solver", "tolerance", s.Solver.Tolerance == 0, "expected a positive tolerance (leave it out for 1e-8)"},
+		{"solver", "max_sweeps", s.Solver.MaxSweeps == 0, "expected a positive number of sweeps (leave it out for 10000)"},
+		{"solver", "relaxation", s.Solver.Relaxation == 0, "expected a value in (0, 2) (leave it out for 1)"},
+		{"output", "every", s.Output.Every == 0, "expected a whole number of steps >= 1 (leave it out for 10)"},
+	} {
+		if k.zero && md.IsDefined(k.table, k.key) {
+			return bad("["+k.table+"]", k.key, 0, k.want)
+		}
 	}
 	return nil
 }
@@ -230,6 +257,8 @@ func (s *Scene) check() error {
 		return bad("[time]", "duration", t.Duration, "expected a positive duration in s")
 	case t.Duration/t.H > 1e8:
 		return bad("[time]", "duration", t.Duration, fmt.Sprintf("%.3g steps of h = %g s is more than 1e8", t.Duration/t.H, t.H))
+	case s.Steps() < 1:
+		return bad("[time]", "duration", t.Duration, fmt.Sprintf("shorter than half a step of h = %g s: no step would run", t.H))
 	}
 	if err := s.Solver.check(); err != nil {
 		return err
@@ -254,7 +283,7 @@ func (s *Scene) check() error {
 	names := map[string]bool{}
 	for i := range s.Bodies {
 		b := &s.Bodies[i]
-		if err := b.check(i); err != nil {
+		if err := b.check(i, t); err != nil {
 			return err
 		}
 		if names[b.Name] {
@@ -266,6 +295,9 @@ func (s *Scene) check() error {
 	for i, o := range s.Obstacles {
 		if err := o.check(i); err != nil {
 			return err
+		}
+		if obstacles[o.Name] {
+			return fmt.Errorf("obstacle %q is defined twice", o.Name)
 		}
 		obstacles[o.Name] = true
 	}
@@ -296,12 +328,13 @@ func (v Solver) check() error {
 	return nil
 }
 
-func (b *Body) check(i int) error {
+func (b *Body) check(i int, t Time) error {
 	where := fmt.Sprintf("body %d", i+1)
-	if b.Name == "" {
-		return fmt.Errorf("%s: name is missing", where)
+	if err := fileName(b.Name); err != nil {
+		return fmt.Errorf("%s: name %w", where, err)
 	}
 	where = fmt.Sprintf("body %q", b.Name)
+	a := b.Damping.Alpha * t.H * (1 - t.Theta)
 	switch {
 	case (b.Rectangle == nil) == (b.Gmsh == ""):
 		return fmt.Errorf("%s: give exactly one mesh: rectangle = {kind, origin, size, cells} or gmsh = \"file.msh\"", where)
@@ -321,6 +354,10 @@ func (b *Body) check(i int) error {
 		return bad(where, "gravity", b.Gravity, "expected [gx, gy] in m/s^2")
 	case b.Damping.Alpha < 0 || b.Damping.Beta < 0 || !finite(b.Damping.Alpha, b.Damping.Beta):
 		return bad(where, "damping", fmt.Sprintf("{alpha = %g, beta = %g}", b.Damping.Alpha, b.Damping.Beta), "expected non-negative Rayleigh coefficients")
+	case a > 1:
+		// The step multiplies a rigid motion's velocity by
+		// (1 - (1-theta) alpha h) / (1 + theta alpha h), negative here.
+		return bad(where, "damping.alpha", b.Damping.Alpha, fmt.Sprintf("alpha h (1 - theta) = %.3g > 1 makes velocities change sign every step: use alpha < %.3g, or theta = 1", a, 1/(t.H*(1-t.Theta))))
 	}
 	if r := b.Rectangle; r != nil {
 		switch {
@@ -345,10 +382,29 @@ func (b *Body) check(i int) error {
 	return nil
 }
 
+// fileName checks a body or obstacle name: it becomes part of output file
+// names and of XML attributes.
+func fileName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("is missing")
+	case name == "." || name == "..":
+		return fmt.Errorf("%q: expected a name, not a folder", name)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("%q is not valid UTF-8", name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || strings.ContainsRune(`/\:*?"<>|`, r) {
+			return fmt.Errorf("%q holds %q: names become file names; use letters, digits, '-', '_' or '.'", name, r)
+		}
+	}
+	return nil
+}
+
 func (o Obstacle) check(i int) error {
 	where := fmt.Sprintf("obstacle %d", i+1)
-	if o.Name == "" {
-		return fmt.Errorf("%s: name is missing", where)
+	if err := fileName(o.Name); err != nil {
+		return fmt.Errorf("%s: name %w", where, err)
 	}
 	where = fmt.Sprintf("obstacle %q", o.Name)
 	disc := o.Radius != 0 || o.Center != nil
@@ -405,6 +461,8 @@ func (c Contact) check(i int, bodies, obstacles map[string]bool) error {
 		return bad(where, "antagonist.body", fmt.Sprintf("%q", c.Antagonist.Body), "expected the name of a [[body]]")
 	case c.Antagonist != nil && c.Antagonist.Group == "":
 		return fmt.Errorf("%s: antagonist.group is missing", where)
+	case c.Antagonist != nil && *c.Antagonist == c.Candidate:
+		return fmt.Errorf("%s: candidate and antagonist are both group %q of body %q: a group cannot be paired with itself (for self-contact pair two different groups)", where, c.Candidate.Group, c.Candidate.Body)
 	case c.Obstacle != "" && !obstacles[c.Obstacle]:
 		return bad(where, "obstacle", fmt.Sprintf("%q", c.Obstacle), "expected the name of an [[obstacle]]")
 	case c.Obstacle != "" && c.OneWay:

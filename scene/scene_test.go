@@ -43,6 +43,16 @@ func TestDecodeErrors(t *testing.T) {
 		{"law", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\nlaw = \"penalty\"\n", `law = "penalty": expected signorini or shock`},
 		{"one way on an obstacle", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\none_way = true\n", `one_way = true: a pair with an obstacle has one pass only`},
 		{"candidate group", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"botom\" }\nobstacle = \"floor\"\n", `candidate: mesh b rect(Q4 0.1x0.1 2x2): no edge group "botom"`},
+		{"theta 0", strings.Replace(minimal, "h = 1e-6", "h = 1e-6\ntheta = 0", 1), "[time]: theta = 0: expected a value in [0.5, 1] (leave it out for 0.5)"},
+		{"tolerance 0", minimal + "[solver]\ntolerance = 0.0\n", "[solver]: tolerance = 0: expected a positive tolerance"},
+		{"every 0", minimal + "[output]\nevery = 0\n", "[output]: every = 0: expected a whole number of steps >= 1"},
+		{"h beyond duration", strings.Replace(minimal, "h = 1e-6", "h = 1e-4", 1), "[time]: duration = 1e-05: shorter than half a step of h = 0.0001 s"},
+		{"flipping damping", minimal + "damping = { alpha = 1e12 }\n", `body "b": damping.alpha = 1e+12: alpha h (1 - theta) = 5e+05 > 1 makes velocities change sign every step: use alpha < 2e+06, or theta = 1`},
+		{"slash in name", strings.Replace(minimal, `name = "b"`, `name = "a/b"`, 1), `body 1: name "a/b" holds '/': names become file names`},
+		{"control in name", strings.Replace(minimal, `name = "b"`, `name = "a\u0001b"`, 1), `body 1: name "a\x01b" holds '\x01'`},
+		{"two floors", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n" + "[[obstacle]]\nname = \"floor\"\npoints = [[0.0, -1.0], [1.0, -1.0]]\n", `obstacle "floor" is defined twice`},
+		{"self pair", minimal + "\n[[contact]]\ncandidate = { body = \"b\", group = \"top\" }\nantagonist = { body = \"b\", group = \"top\" }\n", `candidate and antagonist are both group "top" of body "b": a group cannot be paired with itself`},
+		{"alert", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n" + "alert = 1e8\n", `alert = 1e+08 m: expected at most 0.05 m, half the smallest extent`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc, err := Decode(strings.NewReader(tc.edit), "scene.toml")
@@ -187,4 +197,20 @@ obstacle = "floor"
 			assert.Zero(t, st.Open, "step %d: the plate presses on the floor everywhere", i+1)
 		}
 	}
+}
+
+// TestMemoryLimit: a scene beyond the memory limit is refused before its
+// meshes are generated, naming its size and the limit.
+func TestMemoryLimit(t *testing.T) {
+	defer func(l float64) { MemoryLimit = l }(MemoryLimit)
+	MemoryLimit = 100e6
+	src := strings.Replace(minimal, "cells = [2, 2]", "cells = [3000, 3000]", 1)
+	sc, err := Decode(strings.NewReader(src), "big.toml")
+	require.NoError(t, err)
+	est, err := sc.Estimate(Variant{})
+	require.NoError(t, err)
+	assert.Equal(t, 3001.0*3001, est.Nodes)
+	_, err = sc.Model(Variant{})
+	assert.ErrorContains(t, err, "big.toml: the bodies would have 9.006e+06 nodes, 1.801e+07 DOFs, about")
+	assert.ErrorContains(t, err, "more than the 100 MB this machine has")
 }

@@ -31,13 +31,22 @@ func infoCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model, err := sc.Model(scene.Variant{Refine: *refine, Kind: *kind})
+	v := scene.Variant{Refine: *refine, Kind: *kind}
+	est, err := sc.Estimate(v)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "scene %s: %s\n", sc.Name, sc.Title)
 	fmt.Fprintf(stdout, "time: h = %g s, theta = %g, %d steps to %g s\n", sc.Time.H, sc.Time.Theta, sc.Steps(), sc.Time.Duration)
-	var memory float64
+	fmt.Fprintf(stdout, "size before building: %s\n", est)
+	if err := est.Check(); err != nil {
+		fmt.Fprintf(stdout, "too large, run would refuse it: %v\n", err)
+		return nil
+	}
+	model, err := sc.Model(v)
+	if err != nil {
+		return err
+	}
 	for _, b := range model.Bodies {
 		m := b.Space.Mesh
 		mat := b.Material
@@ -56,12 +65,11 @@ func infoCmd(args []string, stdout io.Writer) error {
 		nnzK := b.K.NNZ()
 		// K, M and Mhat (values and column indices), the factor, vectors.
 		bytes := 3*12*float64(nnzK) + 8*float64(st.NNZL) + 8*20*float64(b.Space.N())
-		memory += bytes
 		fmt.Fprintf(stdout, "body %s: %d nodes, %d cells, %d DOFs (%d fixed); mass %.4g kg\n", b.Name, len(m.Nodes), len(m.Cells),
 			b.Space.N(), 2*len(m.Nodes)-b.Space.N(), mat.Rho*mat.T()*m.TotalArea())
 		fmt.Fprintf(stdout, "  wave speeds: P %.4g m/s, S %.4g m/s; smallest cell size %.3g m; explicit stable step about %.3g s (h / that = %.3g)\n",
 			cp, cs, lmin, lmin/cp, sc.Time.H/(lmin/cp))
-		fmt.Fprintf(stdout, "  nnz(K) %d, nnz(L) %d (estimated), about %.1f MB\n", nnzK, st.NNZL, bytes/1e6)
+		fmt.Fprintf(stdout, "  nnz(K) %d, nnz(L) %d (estimated); matrices and factor about %.1f MB\n", nnzK, st.NNZL, bytes/1e6)
 	}
 	for i, p := range model.Detector.Pairs {
 		ant := "obstacle " + fmt.Sprint(sc.Contacts[i].Obstacle)
@@ -71,6 +79,5 @@ func infoCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "contact %q: %d candidate nodes (%s of body %s) against %s; mu %g, law %s, basis %s, alert %.3g m\n",
 			p.Name, len(p.Candidate.Nodes), p.Candidate.Group, sc.Contacts[i].Candidate.Body, ant, p.Mu, sc.Contacts[i].Law, sc.Contacts[i].Basis, p.Alert)
 	}
-	fmt.Fprintf(stdout, "memory: about %.1f MB\n", memory/1e6)
 	return nil
 }

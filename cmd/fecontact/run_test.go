@@ -72,10 +72,19 @@ func TestInfo(t *testing.T) {
 		"body upper: 121 nodes, 100 cells, 242 DOFs (0 fixed); mass 12.48 kg",
 		"wave speeds: P 430.3 m/s",
 		`contact "upper-on-lower": 11 candidate nodes`,
-		"memory: about",
+		"size before building: 462 nodes, 924 DOFs, about",
 	} {
 		assert.Contains(t, stdout, want)
 	}
+	// A scene too large for any machine: info prints its size and does
+	// not build it; run refuses it before allocating.
+	code, stdout, stderr = fecontact("info", "../../examples/colliding-blocks/scene.toml", "--refine", "100000")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "size before building: 4e+12 nodes")
+	assert.Contains(t, stdout, "too large, run would refuse it")
+	code, _, stderr = fecontact("example", "colliding-blocks", "--refine", "100000", "-o", t.TempDir())
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "the bodies would have 4e+12 nodes, more than 1e+09")
 }
 
 func TestSolve(t *testing.T) {
