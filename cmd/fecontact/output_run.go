@@ -123,6 +123,17 @@ func (o *runOutput) close(sim *timestep.Simulation) error {
 	return nil
 }
 
+// balanceError reports the energy ledger's error in joules and, when the
+// run has an energy scale (the initial energy or the external work, the
+// larger), relative to it: a body that starts at rest unloaded has none.
+func balanceError(err, e0, external float64) string {
+	scale := math.Max(math.Abs(e0), math.Abs(external))
+	if scale == 0 {
+		return fmt.Sprintf("balance error %.2g J", err)
+	}
+	return fmt.Sprintf("balance error %.2g J, %.2g relative to %.6g J (the initial energy or the external work, the larger)", err, math.Abs(err)/scale, scale)
+}
+
 // summary accumulates per-step statistics for the final report.
 type summary struct {
 	contactSteps, units, sweeps, maxSweeps, unconverged int
@@ -160,8 +171,8 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if sim.InitialPenetration > 0 {
 		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)
 	}
-	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; balance error %.2g relative to %.6g J\n",
-		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, math.Abs(e.Balance()-e0)/math.Max(math.Abs(e0), math.SmallestNonzeroFloat64), e0)
+	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; %s\n",
+		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, balanceError(e.Balance()-e0, e0, e.External))
 	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png", dir)
 	if _, err := os.Stat(filepath.Join(dir, "bodies.png")); err == nil {
 		fmt.Fprint(w, ", bodies.png")

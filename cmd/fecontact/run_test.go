@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +57,10 @@ func TestRunAndInfoErrors(t *testing.T) {
 		{[]string{"run"}, 2, "expected one scene file"},
 		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, resting-block)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
+		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
+		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},
+		{[]string{"example", "colliding-blocks", "--export-step", "-1"}, 2, "--export-step -1: expected a step number >= 1"},
+		{[]string{"example", "colliding-blocks", "--export-step", "800"}, 2, "--export-step 800: the scene has 750 steps"},
 		{[]string{"example", "colliding-blocks", "--kind", "Q9", "-o", dir}, 1, `unknown cell kind "Q9"`},
 	} {
 		code, _, stderr := fecontact(tc.args...)
@@ -135,4 +141,20 @@ func TestFailedRunLeavesNoCompleteHistory(t *testing.T) {
 	assert.NoError(t, err)
 	info := vtkcheck.Read(t, filepath.Join(out, "bodies.pvd"))
 	assert.NotEmpty(t, info, "the pieces listed are complete and readable")
+}
+
+// TestRestingBlockBalance: a body that starts at rest has no initial
+// energy; its ledger is measured against the work of gravity, not divided
+// by zero.
+func TestRestingBlockBalance(t *testing.T) {
+	code, stdout, stderr := fecontact("example", "resting-block", "--steps", "200", "--quiet", "-o", t.TempDir())
+	require.Equal(t, 0, code, stderr)
+	m := regexp.MustCompile(`balance error (\S+) J, (\S+) relative to (\S+) J`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	rel, err := strconv.ParseFloat(m[2], 64)
+	require.NoError(t, err)
+	scale, err := strconv.ParseFloat(m[3], 64)
+	require.NoError(t, err)
+	assert.Less(t, rel, 1e-9, "the ledger closes")
+	assert.Greater(t, scale, 0.0, "the external work is the scale")
 }

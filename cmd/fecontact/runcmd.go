@@ -92,8 +92,17 @@ func exampleCmd(args []string, stdout io.Writer) error {
 // simulate builds and runs a scene, writing the outputs as it goes.
 func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	start := time.Now()
-	if *rf.refine < 1 {
+	switch {
+	case *rf.refine < 1:
 		return fmt.Errorf("%w: --refine %d: expected a whole number >= 1", errUsage, *rf.refine)
+	case *rf.steps < 0:
+		return fmt.Errorf("%w: --steps %d: expected a number of steps >= 1 (0 or absent: the scene's duration)", errUsage, *rf.steps)
+	case *rf.every < 0:
+		return fmt.Errorf("%w: --every %d: expected a number of steps >= 1 (0 or absent: the scene's [output] every)", errUsage, *rf.every)
+	case *rf.export < 0:
+		return fmt.Errorf("%w: --export-step %d: expected a step number >= 1", errUsage, *rf.export)
+	case *rf.export > sc.Steps():
+		return fmt.Errorf("%w: --export-step %d: the scene has %d steps", errUsage, *rf.export, sc.Steps())
 	}
 	model, err := sc.Model(scene.Variant{Refine: *rf.refine, Kind: *rf.kind})
 	if err != nil {
