@@ -61,6 +61,8 @@ func (p *Pair) check() error {
 // Detector finds contacts for a list of pairs.
 type Detector struct {
 	Pairs []*Pair
+
+	boundaries map[*mesh.Mesh][]mesh.Edge // for Overlaps
 }
 
 // NewDetector checks the pairs and computes their pairing matrices.

@@ -242,3 +242,30 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles 
 	}
 	return p, nil
 }
+
+// Warnings lists what the model can tell before it runs: nodes that start
+// inside another body or an obstacle deeper than the alert distance (the
+// first step refuses them), and bodies whose initial speed carries them
+// farther than a pair's alert distance in one step (contact may be missed).
+func (m *Model) Warnings() []string {
+	var out []string
+	for _, o := range m.Detector.Overlaps(contact.Config{}, true) {
+		c := m.Scene.Contacts[o.Pair]
+		out = append(out, fmt.Sprintf("contact %d %q: a node (at %.4g, %.4g) starts %.3g m inside the other body or obstacle, more than the alert distance: the run will refuse it", o.Pair+1, c.Name, o.X[0], o.X[1], o.Depth))
+	}
+	for i, p := range m.Detector.Pairs {
+		for _, side := range []*contact.Side{p.Candidate, p.Antagonist} {
+			if side == nil {
+				continue
+			}
+			b := m.Scene.Bodies[side.Body]
+			if b.Velocity == nil {
+				continue
+			}
+			if travel := math.Hypot(b.Velocity[0], b.Velocity[1]) * m.Scene.Time.H; travel > p.Alert {
+				out = append(out, fmt.Sprintf("contact %d %q: body %q moves %.3g m per step at its initial speed, more than the alert distance %.3g m: contact may be missed (use a smaller h or a larger alert)", i+1, p.Name, b.Name, travel, p.Alert))
+			}
+		}
+	}
+	return out
+}

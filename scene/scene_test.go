@@ -214,3 +214,106 @@ func TestMemoryLimit(t *testing.T) {
 	assert.ErrorContains(t, err, "big.toml: the bodies would have 9.006e+06 nodes, 1.801e+07 DOFs, about")
 	assert.ErrorContains(t, err, "more than the 100 MB this machine has")
 }
+
+const twoBlocks = `
+[time]
+h = 1e-6
+duration = 1e-5
+
+[[body]]
+name = "lower"
+rectangle = { kind = "Q4", origin = [0.0, 0.0], size = [0.1, 0.05], cells = [10, 5] }
+E = 1e8
+rho = 1000
+
+[[body]]
+name = "upper"
+rectangle = { kind = "Q4", origin = [0.03, 0.0505], size = [0.04, 0.04], cells = [4, 4] }
+E = 1e8
+rho = 1000
+velocity = [0.0, -1.0]
+
+[[contact]]
+candidate = { body = "upper", group = "bottom" }
+antagonist = { body = "lower", group = "top" }
+alert = 0.002
+`
+
+const blockOverFloor = `
+[time]
+h = 1e-3
+duration = 1e-2
+
+[[body]]
+name = "block"
+rectangle = { kind = "Q4", origin = [0.0, 0.01], size = [0.1, 0.05], cells = [10, 5] }
+E = 1e7
+rho = 1000
+velocity = [0.0, -20.0]
+
+[[obstacle]]
+name = "floor"
+points = [[-1.0, 0.0], [1.0, 0.0]]
+
+[[contact]]
+candidate = { body = "block", group = "bottom" }
+obstacle = "floor"
+`
+
+// TestMissedContact: a node inside the other body deeper than the alert
+// distance is an error naming the pair, node, bodies, depth and fix, at the
+// start (bodies that start interpenetrated, an obstacle listed the wrong
+// way round) or after the step in which a body jumped past the contact.
+func TestMissedContact(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+		steps          int
+	}{
+		{"clear", twoBlocks, "", 5},
+		{"interpenetrated", strings.Replace(twoBlocks, "0.0505]", "0.04]", 1),
+			`at the start: contact pair 1 "": node 0 of body "upper", at (0.03, 0.04), is 0.01 m inside body "lower", deeper than the alert distance 0.002 m, where detection cannot see it: move the bodies apart`, 1},
+		{"reversed floor", strings.Replace(strings.Replace(blockOverFloor, "[[-1.0, 0.0], [1.0, 0.0]]", "[[1.0, 0.0], [-1.0, 0.0]]", 1), "0.0, 0.01]", "0.0, 0.0]", 1),
+			`at the start: contact pair 1 "": node 55 of body "block", at (0.01, 0.05), is 0.05 m inside obstacle "floor", deeper than the alert distance 0.005 m, where detection cannot see it: move the body out of the obstacle, or list the polyline's points the other way round (the obstacle is on their right)`, 1},
+		{"tunnelling", blockOverFloor, `is 0.01 m inside obstacle "floor", deeper than the alert distance 0.005 m, where detection cannot see it: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert`, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Decode(strings.NewReader(tc.src), "s.toml")
+			require.NoError(t, err)
+			m, err := sc.Model(Variant{})
+			require.NoError(t, err)
+			sim, err := m.Simulation()
+			require.NoError(t, err)
+			for i := 0; i < tc.steps; i++ {
+				if _, err = sim.Step(); err != nil {
+					break
+				}
+			}
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, tc.want)
+			if tc.steps > 1 {
+				assert.ErrorContains(t, err, "after step 1 (t = 0.001 s): contact pair 1")
+			}
+		})
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{blockOverFloor, `contact 1 "": body "block" moves 0.02 m per step at its initial speed, more than the alert distance 0.005 m`},
+		{strings.Replace(twoBlocks, "0.0505]", "0.04]", 1), `contact 1 "": a node (at 0.03, 0.04) starts 0.01 m inside the other body or obstacle`},
+	} {
+		sc, err := Decode(strings.NewReader(tc.src), "s.toml")
+		require.NoError(t, err)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		assert.Contains(t, strings.Join(m.Warnings(), "\n"), tc.want)
+	}
+	sc, err := Decode(strings.NewReader(twoBlocks), "s.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	assert.Empty(t, m.Warnings(), "bodies apart, 1 m/s x 1 us per step")
+}

@@ -186,6 +186,32 @@ func (s *Simulation) law(pair int) Law {
 // Contacts returns the units of the last step with their impulses.
 func (s *Simulation) Contacts() []ContactState { return s.contacts }
 
+// overlapError describes a node found inside the other body deeper than
+// the alert distance: at the start, or after step done steps.
+func (s *Simulation) overlapError(o contact.Overlap, done int) error {
+	p := s.Detector.Pairs[o.Pair]
+	side, other := p.Candidate, p.Antagonist
+	if o.Reverse {
+		side, other = other, side
+	}
+	var inside string
+	if other != nil {
+		inside = fmt.Sprintf("body %q", s.Stepper.Body(other.Body).Name)
+	} else {
+		inside = fmt.Sprintf("obstacle %q", p.Obstacle.Name)
+	}
+	what := fmt.Sprintf("contact pair %d %q: node %d of body %q, at (%.6g, %.6g), is %.3g m inside %s, deeper than the alert distance %.3g m, where detection cannot see it",
+		o.Pair+1, p.Name, o.Node, s.Stepper.Body(side.Body).Name, o.X[0], o.X[1], o.Depth, inside, p.Alert)
+	if done == 0 {
+		fix := "move the bodies apart"
+		if other == nil && p.Obstacle.Radius == 0 {
+			fix = "move the body out of the obstacle, or list the polyline's points the other way round (the obstacle is on their right)"
+		}
+		return fmt.Errorf("at the start: %s: %s", what, fix)
+	}
+	return fmt.Errorf("after step %d (t = %.6g s): %s: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert", done, s.Stepper.Time, what)
+}
+
 // Step advances the simulation by one step.
 //
 // The contact problem is linearised about the configuration at the start
@@ -203,7 +229,11 @@ func (s *Simulation) Step() (StepStats, error) {
 		b := st.Body(i)
 		b.Space.Expand(s.disp[i], b.Q, nil)
 	}
-	units, points, err := s.Detector.Detect(contact.Config{Time: t, Disp: s.disp})
+	cfg := contact.Config{Time: t, Disp: s.disp}
+	if ov := s.Detector.Overlaps(cfg, st.Steps == 0); len(ov) > 0 {
+		return StepStats{}, s.overlapError(ov[0], st.Steps)
+	}
+	units, points, err := s.Detector.Detect(cfg)
 	if err != nil {
 		return StepStats{}, err
 	}

@@ -79,5 +79,8 @@ func infoCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "contact %q: %d candidate nodes (%s of body %s) against %s; mu %g, law %s, basis %s, alert %.3g m\n",
 			p.Name, len(p.Candidate.Nodes), p.Candidate.Group, sc.Contacts[i].Candidate.Body, ant, p.Mu, sc.Contacts[i].Law, sc.Contacts[i].Basis, p.Alert)
 	}
+	for _, w := range model.Warnings() {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
 	return nil
 }

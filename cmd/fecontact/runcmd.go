@@ -148,6 +148,9 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs, %d steps of %g s (setup and factorisation %.2f s)\n",
 		sc.Name, len(model.Bodies), dofs, steps, sc.Time.H, setup.Seconds())
+	for _, w := range model.Warnings() {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
 	prog := newProgress(stdout, steps, *rf.quiet)
 	var sum summary
 	if err := out.step(sim, timestep.StepStats{}, true); err != nil {

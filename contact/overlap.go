@@ -1,0 +1,161 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/fecontact/fecontact/mesh"
+)
+
+// Overlap is a node of a pair's side found inside the other body, or inside
+// the obstacle, in some configuration.
+type Overlap struct {
+	Pair    int
+	Reverse bool // a node of the antagonist side inside the candidate's body
+	Node    int  // mesh node of the body it belongs to
+	X       [2]float64
+	Depth   float64 // distance to the other body's boundary, m
+}
+
+// Overlaps returns, for each pair whose deepest node lies inside the other
+// body or the obstacle by more than the pair's alert distance, that node.
+// Detection only looks within the alert distance, so such a node is never
+// found by Detect: the contact has been missed (bodies that start
+// interpenetrated, an obstacle polyline listed the wrong way round, a body
+// that moved farther than the alert distance in one step). The test is
+// exact for straight edges and takes quadratic edges as two chords.
+//
+// With every set, all nodes of the bodies are tested, not only those of the
+// pair's sides: a body that starts wholly inside an obstacle has its
+// candidate nodes on the obstacle's surface, and only its other nodes show
+// it. That costs nodes x boundary edges: for the first configuration.
+func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
+	var out []Overlap
+	for pi, p := range d.Pairs {
+		worst := Overlap{Pair: pi}
+		for _, ps := range p.passes {
+			depth := obstacleDepth(p.Obstacle, cfg.Time)
+			if ps.ant != nil {
+				depth = bodyDepth(d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
+			}
+			u := ps.cand.disp(cfg)
+			nodes := ps.cand.Nodes
+			if every {
+				nodes = make([]int, len(ps.cand.Mesh.Nodes))
+				for i := range nodes {
+					nodes[i] = i
+				}
+			}
+			for _, n := range nodes {
+				x := ps.cand.position(u, n)
+				if dep := depth(x); dep > worst.Depth {
+					worst = Overlap{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Depth: dep}
+				}
+			}
+		}
+		if worst.Depth > p.Alert {
+			out = append(out, worst)
+		}
+	}
+	return out
+}
+
+// boundary returns the mesh's boundary edges, computed once.
+func (d *Detector) boundary(m *mesh.Mesh) []mesh.Edge {
+	if d.boundaries == nil {
+		d.boundaries = map[*mesh.Mesh][]mesh.Edge{}
+	}
+	if _, ok := d.boundaries[m]; !ok {
+		d.boundaries[m] = m.BoundaryEdges()
+	}
+	return d.boundaries[m]
+}
+
+// bodyDepth returns the depth of a point inside the deformed body (0
+// outside): crossing parity over its boundary, then distance to it.
+func bodyDepth(boundary []mesh.Edge, m *mesh.Mesh, u []float64) func(x [2]float64) float64 {
+	var segs [][2][2]float64
+	at := func(n int) [2]float64 {
+		p := m.Nodes[n]
+		if u != nil {
+			p[0], p[1] = p[0]+u[2*n], p[1]+u[2*n+1]
+		}
+		return p
+	}
+	for _, e := range boundary {
+		if len(e.Nodes) == 3 {
+			segs = append(segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[2])}, [2][2]float64{at(e.Nodes[2]), at(e.Nodes[1])})
+		} else {
+			segs = append(segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[1])})
+		}
+	}
+	return func(x [2]float64) float64 {
+		inside := false
+		for _, s := range segs {
+			a, b := s[0], s[1]
+			if (a[1] > x[1]) != (b[1] > x[1]) && x[0] < a[0]+(x[1]-a[1])*(b[0]-a[0])/(b[1]-a[1]) {
+				inside = !inside
+			}
+		}
+		if !inside {
+			return 0
+		}
+		dmin := math.Inf(1)
+		for _, s := range segs {
+			dmin = math.Min(dmin, dist(x, projectSegment(x, s[0], s[1]).xa))
+		}
+		return dmin
+	}
+}
+
+// obstacleDepth returns the depth of a point inside the obstacle at time t
+// (0 outside). A polyline's obstacle is on its right, over its span: the
+// sign comes from the nearest segment, or at a vertex from the sum of its
+// two segments' normals; a point nearest a free end is beside it.
+func obstacleDepth(o *Obstacle, t float64) func(x [2]float64) float64 {
+	if o == nil {
+		return func([2]float64) float64 { return 0 }
+	}
+	off := o.motion().Offset(t)
+	if o.Radius > 0 {
+		c := [2]float64{o.Center[0] + off[0], o.Center[1] + off[1]}
+		return func(x [2]float64) float64 { return math.Max(0, o.Radius-dist(x, c)) }
+	}
+	pts := make([][2]float64, len(o.Points))
+	for i, q := range o.Points {
+		pts[i] = [2]float64{q[0] + off[0], q[1] + off[1]}
+	}
+	right := func(k int) [2]float64 { // unit normal into the obstacle
+		d := [2]float64{pts[k+1][0] - pts[k][0], pts[k+1][1] - pts[k][1]}
+		l := math.Hypot(d[0], d[1])
+		return [2]float64{d[1] / l, -d[0] / l}
+	}
+	return func(x [2]float64) float64 {
+		best, side := math.Inf(1), 0.0
+		for k := 0; k+1 < len(pts); k++ {
+			a, b := pts[k], pts[k+1]
+			ex, ey := b[0]-a[0], b[1]-a[1]
+			u := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / (ex*ex + ey*ey)
+			n := right(k)
+			switch {
+			case u < 0 && k > 0:
+				u, n = 0, add(n, right(k-1))
+			case u > 1 && k+2 < len(pts):
+				u, n = 1, add(n, right(k+1))
+			case u < 0 || u > 1:
+				// Past a free end: beside the obstacle, not in it.
+				u = math.Max(0, math.Min(1, u))
+				n = [2]float64{}
+			}
+			p := [2]float64{a[0] + u*ex, a[1] + u*ey}
+			if d := dist(x, p); d < best {
+				best, side = d, (x[0]-p[0])*n[0]+(x[1]-p[1])*n[1]
+			}
+		}
+		if side > 0 {
+			return best
+		}
+		return 0
+	}
+}
+
+func add(a, b [2]float64) [2]float64 { return [2]float64{a[0] + b[0], a[1] + b[1]} }
