@@ -267,7 +267,7 @@ obstacle = "floor"
 func TestMissedContact(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
-		steps          int
+		steps           int
 	}{
 		{"clear", twoBlocks, "", 5},
 		{"interpenetrated", strings.Replace(twoBlocks, "0.0505]", "0.04]", 1),
