@@ -159,7 +159,7 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 		g = [2]float64{b.Gravity[0], b.Gravity[1]}
 	}
 	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.Options{
-		Lumped: b.Lumped, Gravity: g, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
+		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
 	})
 	if err != nil {
 		return nil, err

@@ -70,6 +70,7 @@ type Body struct {
 	Fixed     []Fixed    `toml:"fixed"`
 	Velocity  []float64  `toml:"velocity"` // initial, m/s
 	Gravity   []float64  `toml:"gravity"`  // m/s^2
+	Ramp      float64    `toml:"ramp"`     // s: gravity rises linearly from 0 to full over it
 	Damping   Damping    `toml:"damping"`
 	Lumped    bool       `toml:"lumped"` // HRZ lumped mass
 }
@@ -354,6 +355,8 @@ func (b *Body) check(i int, t Time) error {
 		return bad(where, "gravity", b.Gravity, "expected [gx, gy] in m/s^2")
 	case b.Damping.Alpha < 0 || b.Damping.Beta < 0 || !finite(b.Damping.Alpha, b.Damping.Beta):
 		return bad(where, "damping", fmt.Sprintf("{alpha = %g, beta = %g}", b.Damping.Alpha, b.Damping.Beta), "expected non-negative Rayleigh coefficients")
+	case !(b.Ramp >= 0) || !finite(b.Ramp):
+		return bad(where, "ramp", b.Ramp, "expected a duration >= 0 in s over which gravity rises from 0")
 	case a > 1:
 		// The step multiplies a rigid motion's velocity by
 		// (1 - (1-theta) alpha h) / (1 + theta alpha h), negative here.

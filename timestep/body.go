@@ -29,6 +29,10 @@ type Body struct {
 	Gravity  [2]float64
 	// Tractions are applied on top of gravity; they may depend on time.
 	Tractions []Traction
+	// Ramp, when positive, raises gravity and the tractions linearly from
+	// zero at t = 0 to their full value at t = Ramp (s), so that a body
+	// settles on its supports without the shock of a sudden load.
+	Ramp float64
 
 	// Q and V are the displacements and velocities of the free DOFs.
 	Q, V []float64
@@ -48,6 +52,7 @@ type Options struct {
 	Damping  Rayleigh
 	Gravity  [2]float64
 	Traction []Traction
+	Ramp     float64 // s; see Body.Ramp
 }
 
 // NewBody assembles a body's matrices and loads; it starts at rest in its
@@ -55,6 +60,9 @@ type Options struct {
 func NewBody(name string, space *assemble.Space, mat element.Elastic, opt Options) (*Body, error) {
 	if err := mat.Validate(); err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
+	}
+	if !(opt.Ramp >= 0) || math.IsInf(opt.Ramp, 0) {
+		return nil, fmt.Errorf("body %s: ramp = %g s: expected a duration >= 0", name, opt.Ramp)
 	}
 	if opt.Damping.Alpha < 0 || opt.Damping.Beta < 0 {
 		return nil, fmt.Errorf("body %s: Rayleigh coefficients must not be negative (alpha %g, beta %g)", name, opt.Damping.Alpha, opt.Damping.Beta)
@@ -74,7 +82,7 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt Option
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
 	b := &Body{Name: name, Space: space, Material: mat, M: M, K: K, Damping: opt.Damping,
-		Gravity: opt.Gravity, Tractions: opt.Traction, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
+		Gravity: opt.Gravity, Tractions: opt.Traction, Ramp: opt.Ramp, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
 	for _, tr := range opt.Traction {
 		if _, err := space.Mesh.EdgeGroup(tr.Group); err != nil {
 			return nil, fmt.Errorf("body %s: traction: %w", name, err)
@@ -101,6 +109,12 @@ func (b *Body) Force(dst []float64, t float64) error {
 		err := b.Space.Traction(dst, tr.Group, b.Material.T(), func(x, n [2]float64) [2]float64 { return tr.Value(t, x, n) })
 		if err != nil {
 			return fmt.Errorf("body %s: %w", b.Name, err)
+		}
+	}
+	if b.Ramp > 0 && t < b.Ramp {
+		f := math.Max(t, 0) / b.Ramp
+		for i := range dst {
+			dst[i] *= f
 		}
 	}
 	for i, v := range dst {

@@ -71,6 +71,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			case errors.Is(err, errUsage):
 				fmt.Fprintf(stderr, "fecontact %s: %v\n", c.name, err)
 				return 2
+			case errors.Is(err, errInterrupted):
+				fmt.Fprintf(stderr, "fecontact %s: %v\n", c.name, err)
+				return 130
 			default:
 				fmt.Fprintf(stderr, "fecontact %s: %v\n", c.name, err)
 				return 1

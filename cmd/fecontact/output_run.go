@@ -25,8 +25,15 @@ type runOutput struct {
 	count    int
 	pictures []float64
 	snaps    []snapshot
-	energy   []energyPoint
+	energy   []energyPoint // at most 2 maxPlotPoints, every stride-th step
+	stride   int
+	e0       float64 // the initial energy balance
 }
+
+// maxPlotPoints bounds the points kept for energy.png: when the list
+// reaches twice this, every other point is dropped and the stride doubles,
+// so memory stays bounded however many steps a run takes.
+const maxPlotPoints = 2000
 
 type energyPoint struct {
 	t   float64
@@ -34,12 +41,37 @@ type energyPoint struct {
 	sim [3]float64 // normal, friction, obstacle work
 }
 
+// runFiles are the patterns of the files a run writes (and of the
+// temporary files of a write cut short by a kill).
+var runFiles = []string{"bodies.pvd", "contacts.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
+	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "summary.txt", ".*.tmp*"}
+
+// clearRun removes the files of an earlier run from dir, so that none of
+// its pieces lies beside the new ones or is taken for theirs, and returns
+// how many it removed. Other files are left alone.
+func clearRun(dir string) (int, error) {
+	n := 0
+	for _, pat := range runFiles {
+		files, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			return n, err
+		}
+		for _, f := range files {
+			if err := os.Remove(f); err != nil {
+				return n, fmt.Errorf("clearing the earlier run: %w", err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
 func newOutput(dir string, enc vtk.Encoding, sc *scene.Scene, bodies []*timestep.Body) (*runOutput, error) {
 	h, err := newHistory(filepath.Join(dir, "history.csv"))
 	if err != nil {
 		return nil, err
 	}
-	return &runOutput{dir: dir, enc: enc, hist: h, pictures: sc.Output.Pictures,
+	return &runOutput{dir: dir, enc: enc, hist: h, pictures: sc.Output.Pictures, stride: 1,
 		bodies: &series{dir: dir, name: "bodies", enc: enc}}, nil
 }
 
@@ -49,7 +81,21 @@ func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write 
 	s := sim.Stepper
 	e := s.TotalEnergy()
 	o.hist.addRun(st, s.Time, e, sim)
-	o.energy = append(o.energy, energyPoint{s.Time, e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}})
+	if st.Step == 0 {
+		o.e0 = e.Balance()
+	}
+	if st.Step%o.stride == 0 || write {
+		o.energy = append(o.energy, energyPoint{s.Time, e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}})
+	}
+	if len(o.energy) >= 2*maxPlotPoints {
+		kept := o.energy[:0]
+		for i, p := range o.energy {
+			if i%2 == 0 || i == len(o.energy)-1 {
+				kept = append(kept, p)
+			}
+		}
+		o.energy, o.stride = kept, 2*o.stride
+	}
 	for _, pt := range o.pictures {
 		if math.Abs(pt-s.Time) <= s.H/2 {
 			o.snaps = append(o.snaps, takeSnapshot(sim))
@@ -173,7 +219,7 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	}
 	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; %s\n",
 		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, balanceError(e.Balance()-e0, e0, e.External))
-	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png", dir)
+	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png, summary.txt", dir)
 	if _, err := os.Stat(filepath.Join(dir, "bodies.png")); err == nil {
 		fmt.Fprint(w, ", bodies.png")
 	}

@@ -2,16 +2,21 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/signorini"
@@ -92,6 +97,11 @@ func exampleCmd(args []string, stdout io.Writer) error {
 // simulate builds and runs a scene, writing the outputs as it goes.
 func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	start := time.Now()
+	// SIGINT and SIGTERM end the run after the current step (the first
+	// step when they come during set-up), with every output complete up
+	// to it; a second signal kills at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	switch {
 	case *rf.refine < 1:
 		return fmt.Errorf("%w: --refine %d: expected a whole number >= 1", errUsage, *rf.refine)
@@ -137,6 +147,11 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
 		return err
 	}
+	if n, err := clearRun(*rf.out); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
+	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	out, err := newOutput(*rf.out, enc, sc, model.Bodies)
 	if err != nil {
@@ -157,28 +172,52 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		return out.fail(err)
 	}
 	loop := time.Now()
-	for i := 1; i <= steps; i++ {
+	done := 0
+	for done < steps {
 		st, err := sim.Step()
 		if err != nil {
 			return out.fail(err)
 		}
+		done++
 		sum.add(st)
-		if err := out.step(sim, st, i%sc.Output.Every == 0 || i == steps); err != nil {
+		interrupted := ctx.Err() != nil
+		if err := out.step(sim, st, done%sc.Output.Every == 0 || done == steps || interrupted); err != nil {
 			return out.fail(err)
 		}
-		prog.update(i, sim)
+		prog.update(done, sim)
+		if interrupted {
+			stop()
+			break
+		}
 	}
 	elapsed := time.Since(loop)
 	prog.done()
 	if err := out.close(sim); err != nil {
 		return err
 	}
-	sum.print(stdout, sim, out.energy[0].e.Balance(), steps, elapsed, *rf.out)
+	var report bytes.Buffer
+	if done < steps {
+		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time, *rf.out)
+	}
+	sum.print(&report, sim, out.e0, done, elapsed, *rf.out)
 	solve := solveTime(sim)
-	fmt.Fprintf(stdout, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
-		1e3*elapsed.Seconds()/float64(steps), elapsed.Seconds()/float64(steps)/solve.Seconds(), 1e3*solve.Seconds(), peakMemory())
+	fmt.Fprintf(&report, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
+		1e3*elapsed.Seconds()/float64(max(done, 1)), elapsed.Seconds()/float64(max(done, 1))/solve.Seconds(), 1e3*solve.Seconds(), peakMemory())
+	stdout.Write(report.Bytes())
+	if err := atomicfile.Write(filepath.Join(*rf.out, "summary.txt"), func(w io.Writer) error {
+		_, err := w.Write(report.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	if done < steps {
+		return fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so)", errInterrupted, done, steps, *rf.out)
+	}
 	return nil
 }
+
+// errInterrupted is a run stopped by SIGINT or SIGTERM (exit status 130).
+var errInterrupted = errors.New("interrupted")
 
 // solveTime is the best of five forward-and-backward substitutions with
 // every body's factor, one after the other: the floor of a step's cost.
