@@ -397,7 +397,7 @@ func fileName(name string) error {
 		return fmt.Errorf("%q is not valid UTF-8", name)
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) || strings.ContainsRune(`/\:*?"<>|`, r) {
+		if unicode.IsControl(r) || strings.ContainsRune(`/\:*?"<>|,`, r) {
 			return fmt.Errorf("%q holds %q: names become file names; use letters, digits, '-', '_' or '.'", name, r)
 		}
 	}
