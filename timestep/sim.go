@@ -84,6 +84,7 @@ type ContactState struct {
 	N, T    [2]float64
 	Impulse [2]float64 // P = (P_N, P_T), Pa s (an impulse density)
 	Gap     float64    // weighted gap / weight: the mean gap, m
+	Weight  float64    // sum of the unit's P_ij, m^2: Impulse x Weight is in N s
 	Status  signorini.Status
 }
 
@@ -522,7 +523,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 	s.contacts = s.contacts[:0]
 	for a := range units {
 		u := &units[a]
-		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight}
+		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight}
 		if res != nil && active[a] {
 			P := [2]float64{res.R[2*a], res.R[2*a+1]}
 			U1 := u.Velocity(v1)

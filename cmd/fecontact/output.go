@@ -69,28 +69,57 @@ func (s *series) write(t float64, bodies []*timestep.Body) error {
 // NAME.partial and renamed to NAME only when the run completes, so a run
 // that fails or is killed never leaves a truncated history.csv.
 type history struct {
-	f    *os.File
-	w    *bufio.Writer
-	path string
+	f       *os.File
+	w       *bufio.Writer
+	path    string
+	pairs   int
+	ledgers []*bodyLedger
 }
 
-// newHistory creates the CSV of a run, one line per step.
-func newHistory(path string) (*history, error) {
+// newHistory creates the CSV of a run, one line per step: the energies and
+// works, the contact statistics, then per contact pair the resultant force
+// on the candidate body and the closed units, per body the centroid and
+// momenta.
+func newHistory(path string, pairs int, bodies []*timestep.Body) (*history, error) {
+	h := &history{path: path, pairs: pairs}
+	for _, b := range bodies {
+		l, err := newBodyLedger(b)
+		if err != nil {
+			return nil, err
+		}
+		h.ledgers = append(h.ledgers, l)
+	}
 	f, err := os.Create(path + ".partial")
 	if err != nil {
 		return nil, err
 	}
 	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
+	fmt.Fprint(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
 		"normal_work,friction_work,obstacle_work,push_out_work,contacts,open,stick,slide,sweeps,residual,min_gap")
-	return &history{f: f, w: w, path: path}, nil
+	for k := 1; k <= pairs; k++ {
+		fmt.Fprintf(w, ",contact%d_fx,contact%d_fy,contact%d_closed", k, k, k)
+	}
+	for _, l := range h.ledgers {
+		l.header(w)
+	}
+	fmt.Fprintln(w)
+	h.f, h.w = f, w
+	return h, nil
 }
 
 // addRun writes one line of a run with contact.
 func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation) {
-	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g\n", st.Step, t,
+	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g", st.Step, t,
 		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
 		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0))
+	force, closed := pairForces(sim)
+	for k := range force {
+		fmt.Fprintf(h.w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
+	}
+	for _, l := range h.ledgers {
+		l.row(h.w)
+	}
+	fmt.Fprintln(h.w)
 }
 
 func finiteOr(x, alt float64) float64 {

@@ -67,7 +67,7 @@ func clearRun(dir string) (int, error) {
 }
 
 func newOutput(dir string, enc vtk.Encoding, sc *scene.Scene, bodies []*timestep.Body) (*runOutput, error) {
-	h, err := newHistory(filepath.Join(dir, "history.csv"))
+	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sc.Contacts), bodies)
 	if err != nil {
 		return nil, err
 	}
@@ -125,15 +125,16 @@ func contactGrid(sim *timestep.Simulation) *vtk.Grid {
 	cs := sim.Contacts()
 	g := &vtk.Grid{Points: make([][2]float64, len(cs))}
 	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
-	pair, rev := make([]float64, len(cs)), make([]float64, len(cs))
+	pair, rev, body, node := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	normal := make([]float64, 2*len(cs))
 	for i, c := range cs {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
-		pair[i] = float64(c.Key.Pair)
+		p := sim.Detector.Pairs[c.Key.Pair]
+		pair[i], node[i], body[i] = float64(c.Key.Pair), float64(c.Key.Node), float64(p.Candidate.Body)
 		if c.Key.Reverse {
-			rev[i] = 1
+			rev[i], body[i] = 1, float64(p.Antagonist.Body)
 		}
 	}
 	g.AddPointScalar("impulse_normal", pn)
@@ -141,8 +142,10 @@ func contactGrid(sim *timestep.Simulation) *vtk.Grid {
 	g.AddPointScalar("status", st) // 0 open, 1 stick, 2 slide+, 3 slide-
 	g.AddPointScalar("gap", gap)
 	g.AddPointVector("normal", normal)
-	g.AddPointScalar("pair", pair)   // index of the pair (scene order), obstacles after
+	g.AddPointScalar("pair", pair)   // index of the pair, in scene order
 	g.AddPointScalar("reverse", rev) // 1: an antagonist node against candidate edges
+	g.AddPointScalar("body", body)   // the body of the unit's node, in scene order
+	g.AddPointScalar("node", node)   // the node's number in its body's mesh
 	return g
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,6 +33,8 @@ func TestExampleRun(t *testing.T) {
 	last := contacts[12]
 	assert.Equal(t, 11.0, float64(last.Points)-last.Sums["reverse"], "the upper block's 11 bottom nodes against the lower block")
 	assert.Equal(t, 0.0, last.Sums["pair"], "one pair")
+	assert.Equal(t, 11.0, last.Sums["body"], "the 11 direct units are nodes of the upper block (body 1), the reverse ones of the lower (body 0)")
+	assert.Contains(t, last.Arrays, "node")
 	assert.Equal(t, []int{1}, contacts[12].Types, "vertex cells")
 	for _, f := range []string{"history.csv", "energy.png"} {
 		st, err := os.Stat(filepath.Join(dir, f))
@@ -157,4 +160,40 @@ func TestRestingBlockBalance(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, rel, 1e-9, "the ledger closes")
 	assert.Greater(t, scale, 0.0, "the external work is the scale")
+}
+
+// TestHistoryForcesAndMomenta: the upper block is free and only contact
+// acts on it, so the history's contact force times h, summed over the
+// steps, is the change of its momentum (the impulse theorem), and the
+// closed units never outnumber those within the alert distance.
+func TestHistoryForcesAndMomenta(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := fecontact("example", "colliding-blocks", "--steps", "300", "--quiet", "-o", dir)
+	require.Equal(t, 0, code, stderr)
+	rows := readCSV(t, filepath.Join(dir, "history.csv"))
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	num := func(r []string, name string) float64 {
+		i, ok := col[name]
+		require.True(t, ok, name)
+		v, err := strconv.ParseFloat(r[i], 64)
+		require.NoError(t, err, name)
+		return v
+	}
+	const h = 1e-6
+	var impulse [2]float64
+	for _, r := range rows[2:] {
+		impulse[0] += h * num(r, "contact1_fx")
+		impulse[1] += h * num(r, "contact1_fy")
+		assert.LessOrEqual(t, num(r, "contact1_closed"), num(r, "contacts"))
+	}
+	first, last := rows[1], rows[len(rows)-1]
+	dp := [2]float64{num(last, "upper_px") - num(first, "upper_px"), num(last, "upper_py") - num(first, "upper_py")}
+	require.Greater(t, dp[1], 100.0, "the impact has turned the block")
+	assert.InDelta(t, dp[0], impulse[0], 1e-6*math.Abs(dp[1]), "x impulse")
+	assert.InDelta(t, dp[1], impulse[1], 1e-6*math.Abs(dp[1]), "y impulse")
+	assert.Equal(t, 11.0, num(last, "contact1_closed"), "the 11 bottom nodes press on the lower block")
+	assert.InDelta(t, -936.0, num(first, "upper_px"), 1e-9, "rho A v0 = 7800 x 0.0016 x -75")
 }

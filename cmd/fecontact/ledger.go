@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// bodyLedger gives a body's centroid, linear momentum and angular momentum
+// (about the origin, per m of thickness, as the contact forces) from its
+// nodal masses m_i = rho int N_i, the row sums
+// of the consistent mass matrix over every node, fixed or not: exact for
+// the mass, the centroid and the linear momentum (M is symmetric); the
+// angular momentum sum m_i x_i x v_i is that of the row-sum masses.
+type bodyLedger struct {
+	body *timestep.Body
+	mass []float64 // per node
+}
+
+func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
+	all, err := assemble.NewSpace(b.Space.Mesh)
+	if err != nil {
+		return nil, err
+	}
+	f := all.Vector()
+	rho := b.Material.Rho
+	if err := all.BodyForce(f, 1, func([2]float64) [2]float64 { return [2]float64{rho, 0} }); err != nil {
+		return nil, fmt.Errorf("body %s: nodal masses: %w", b.Name, err)
+	}
+	full := make([]float64, 2*len(b.Space.Mesh.Nodes))
+	all.Expand(full, f, nil)
+	l := &bodyLedger{body: b, mass: make([]float64, len(b.Space.Mesh.Nodes))}
+	for i := range l.mass {
+		l.mass[i] = full[2*i]
+	}
+	return l, nil
+}
+
+// header writes the ledger's CSV column names.
+func (l *bodyLedger) header(w io.Writer) {
+	n := l.body.Name
+	fmt.Fprintf(w, ",%s_cx,%s_cy,%s_px,%s_py,%s_L", n, n, n, n, n)
+}
+
+// row writes the centroid (m), linear momentum (kg m/s) and angular
+// momentum (kg m^2/s), per m of thickness.
+func (l *bodyLedger) row(w io.Writer) {
+	u, v := l.body.Displacement(), l.body.Velocity()
+	var m, c, p [2]float64
+	var L float64
+	for i, mi := range l.mass {
+		x := l.body.Space.Mesh.Nodes[i]
+		x[0], x[1] = x[0]+u[2*i], x[1]+u[2*i+1]
+		vi := [2]float64{v[2*i], v[2*i+1]}
+		m[0] += mi
+		c[0], c[1] = c[0]+mi*x[0], c[1]+mi*x[1]
+		p[0], p[1] = p[0]+mi*vi[0], p[1]+mi*vi[1]
+		L += mi * (x[0]*vi[1] - x[1]*vi[0])
+	}
+	fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g,%.12g", c[0]/m[0], c[1]/m[0], p[0], p[1], L)
+}
+
+// pairForces sums the last step's contact impulses per pair into the
+// resultant force on the candidate body (impulse / h, N per m of the
+// candidate's thickness: reverse units act on the antagonist, and count
+// with the opposite sign) and counts the closed units (P_N > 0).
+func pairForces(sim *timestep.Simulation) (force [][2]float64, closed []int) {
+	pairs := sim.Detector.Pairs
+	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
+	h := sim.Stepper.H
+	for _, c := range sim.Contacts() {
+		if c.Impulse[0] <= 0 {
+			continue
+		}
+		p := pairs[c.Key.Pair]
+		side := p.Candidate.Thickness
+		sign := 1.0
+		if c.Key.Reverse {
+			sign = -1
+		}
+		s := sign * c.Weight / h / side
+		for k := 0; k < 2; k++ {
+			force[c.Key.Pair][k] += s * (c.Impulse[0]*c.N[k] + c.Impulse[1]*c.T[k])
+		}
+		closed[c.Key.Pair]++
+	}
+	return force, closed
+}
