@@ -2,11 +2,13 @@ package timestep
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/internal/golden"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
@@ -87,6 +89,14 @@ func TestCollidingBlocks(t *testing.T) {
 			assert.Less(t, sim.FrictionWork, 0.0)
 			assert.LessOrEqual(t, worstLaw, 1e-9*e0.Kinetic, "the contact law's work of a step is never positive")
 			assert.Less(t, sim.PushOutWork, 0.01*e0.Kinetic, "pushing out the linearisation's penetrations")
+			v := meanVelocity(bodies[1])
+			eTol := 1e-6 * e0.Kinetic // 0.05 J of 50.7 kJ; 80 % of mu moves friction by 1 kJ
+			golden.Check(t, "colliding_blocks_"+strings.ReplaceAll(t.Name()[len("TestCollidingBlocks/"):], "/", "_"), map[string]golden.Figure{
+				"friction_work": golden.Within(sim.FrictionWork, eTol), "contact_law_work": golden.Within(sim.NormalWork, eTol),
+				"push_out_work": golden.Within(sim.PushOutWork, eTol), "kinetic": golden.Within(e.Kinetic, eTol), "elastic": golden.Within(e.Elastic, eTol),
+				"upper_vx": golden.Within(v[0], 1e-6 * 75), "upper_vy": golden.Within(v[1], 1e-6 * 75),
+				"deepest": golden.Within(-minGap, 1e-9), "last_contact_step": golden.Within(float64(lastContact), 0), "sliding_unit_steps": golden.Within(float64(slides), 20),
+			})
 		})
 	}
 }
