@@ -94,7 +94,7 @@ func TestCollidingBlocks(t *testing.T) {
 			golden.Check(t, "colliding_blocks_"+strings.ReplaceAll(t.Name()[len("TestCollidingBlocks/"):], "/", "_"), map[string]golden.Figure{
 				"friction_work": golden.Within(sim.FrictionWork, eTol), "contact_law_work": golden.Within(sim.NormalWork, eTol),
 				"push_out_work": golden.Within(sim.PushOutWork, eTol), "kinetic": golden.Within(e.Kinetic, eTol), "elastic": golden.Within(e.Elastic, eTol),
-				"upper_vx": golden.Within(v[0], 1e-6 * 75), "upper_vy": golden.Within(v[1], 1e-6 * 75),
+				"upper_vx": golden.Within(v[0], 1e-6*75), "upper_vy": golden.Within(v[1], 1e-6*75),
 				"deepest": golden.Within(-minGap, 1e-9), "last_contact_step": golden.Within(float64(lastContact), 0), "sliding_unit_steps": golden.Within(float64(slides), 20),
 			})
 		})
