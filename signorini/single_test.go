@@ -47,6 +47,7 @@ func TestSingle(t *testing.T) {
 			assert.Equal(t, tc.status, st)
 			assert.InDeltaSlice(t, tc.r[:], r[:], 1e-14)
 			assert.InDeltaSlice(t, tc.u[:], u[:], 1e-14)
+			assert.InDeltaSlice(t, mulAdd(tc.W, tc.uf, r), u[:], 1e-14, "u = uf + W r")
 			assert.InDelta(t, 0, residual1(r, u, tc.s, tc.mu), 1e-24)
 		})
 	}
@@ -61,6 +62,37 @@ func TestSingleSatisfiesLaw(t *testing.T) {
 		uf := [2]float64{math.Sin(float64(k)), 3 * math.Cos(1.3*float64(k))}
 		mu := float64(k%11) / 5
 		r, u, _ := Single(W, uf, 0, mu)
-		assert.LessOrEqual(t, math.Sqrt(residual1(r, u, 0, mu)), 1e-12*(1+math.Abs(uf[0])+math.Abs(uf[1])))
+		// The velocity is recomputed from r, not taken from the case's
+		// formula: an impulse off by any factor fails.
+		assert.InDeltaSlice(t, mulAdd(W, uf, r), u[:], 1e-12*(1+math.Abs(uf[0])+math.Abs(uf[1])))
+		u2 := [2]float64(mulAdd(W, uf, r))
+		assert.LessOrEqual(t, math.Sqrt(residual1(r, u2, 0, mu)), 1e-12*(1+math.Abs(uf[0])+math.Abs(uf[1])))
 	}
+}
+
+func mulAdd(W [4]float64, uf, r [2]float64) []float64 {
+	return []float64{uf[0] + W[0]*r[0] + W[1]*r[1], uf[1] + W[2]*r[0] + W[3]*r[1]}
+}
+
+// TestSingleLeastWrong: with an indefinite W_aa no case satisfies the law;
+// the solve returns, of open and the candidates that exist (written out
+// here by hand), the one with the smallest natural-map residual, and its
+// velocity is uf + W r.
+func TestSingleLeastWrong(t *testing.T) {
+	W := [4]float64{1, -3, -3, 1}
+	uf := [2]float64{-1, -3}
+	const mu = 0.5
+	r, u, _ := Single(W, uf, 0, mu)
+	assert.InDeltaSlice(t, mulAdd(W, uf, r), u[:], 1e-14)
+	// Candidates: open, r = 0; stick has det W = -8 < 0, none; slide +:
+	// r = (rn, -0.5 rn), (1 - 0.5 x -3) rn = 1, rn = 0.4; slide -: d =
+	// 1 + 0.5 x -3 < 0, none.
+	var res []float64
+	for _, c := range [][2]float64{{0, 0}, {0.4, -0.2}} {
+		cu := mulAdd(W, uf, c)
+		res = append(res, residual1(c, [2]float64{cu[0], cu[1]}, 0, mu))
+	}
+	assert.Greater(t, res[0], 0.0, "open violates the law")
+	assert.Greater(t, res[1], 0.0, "slide+ violates the law")
+	assert.InDelta(t, math.Min(res[0], res[1]), residual1(r, u, 0, mu), 1e-15, "the least wrong candidate")
 }

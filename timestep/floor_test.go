@@ -105,3 +105,49 @@ func TestIncline(t *testing.T) {
 		assert.InDelta(t, want, acc, 0.02*math.Abs(want))
 	})
 }
+
+// TestConveyor: a block set down on a belt (an obstacle moving at 1 m/s)
+// is dragged by friction at a = mu g until it reaches the belt's speed at
+// t = v / (mu g), then rides it. With the consistent and the lumped mass:
+// the acceleration within 2 % (80 % of mu is off by 20 %), the final speed
+// within 1 %, the belt's work positive, and the contact works add up to
+// the work of the contact impulses on the body (the ledger's contact
+// term) to round-off.
+func TestConveyor(t *testing.T) {
+	const mu, g, belt = 0.3, 9.81, 1.0
+	for _, lumped := range []bool{false, true} {
+		mat := element.Elastic{E: 1e7, Nu: 0.3, Rho: 1000}
+		m, err := mesh.Rectangle([2]float64{0, 0}, 0.1, 0.05, 8, 4, mesh.Q4)
+		require.NoError(t, err)
+		s, err := assemble.NewSpace(m)
+		require.NoError(t, err)
+		b, err := NewBody("block", s, mat, Options{Gravity: [2]float64{0, -g}, Damping: Rayleigh{Beta: 1e-4}, Lumped: lumped})
+		require.NoError(t, err)
+		side, err := contact.NewSide(0, m, s.DOFs, "bottom", 1)
+		require.NoError(t, err)
+		floor := &contact.Obstacle{Name: "belt", Points: [][2]float64{{-10, 0}, {10, 0}}, Motion: contact.ConstantVelocity{V: [2]float64{belt, 0}}}
+		det, err := contact.NewDetector(&contact.Pair{Name: "belt", Candidate: side, Obstacle: floor, Mu: mu, Alert: 2e-3})
+		require.NoError(t, err)
+		sim, err := NewSimulation([]*Body{b}, det, SimOptions{H: 1e-4, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
+		require.NoError(t, err)
+		var v1 float64
+		for i := 1; i <= 5000; i++ {
+			_, err := sim.Step()
+			require.NoError(t, err)
+			switch i {
+			case 500:
+				v1 = meanVelocity(b)[0]
+			case 2500:
+				acc := (meanVelocity(b)[0] - v1) / 0.2
+				t.Logf("lumped %v: acceleration %.5g m/s^2 against mu g = %.5g", lumped, acc, mu*g)
+				assert.InDelta(t, mu*g, acc, 0.02*mu*g, "lumped %v", lumped)
+			}
+		}
+		e := sim.Stepper.TotalEnergy()
+		assert.InDelta(t, belt, meanVelocity(b)[0], 0.01*belt, "rides the belt after %.3g s", belt/(mu*g))
+		assert.Greater(t, sim.ObstacleWork, 0.0, "the belt does work on the block")
+		sum := sim.NormalWork + sim.PushOutWork + sim.FrictionWork + sim.ObstacleWork
+		assert.InDelta(t, e.Contact, sum, 1e-9*sim.ObstacleWork, "contact works add up")
+		assert.InDelta(t, 0, e.Balance(), 1e-9*sim.ObstacleWork, "ledger")
+	}
+}

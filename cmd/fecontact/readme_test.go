@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadmeFigures: the README's account of the colliding blocks quotes
+// the golden figures of the Q4 run (timestep's TestCollidingBlocks checks
+// the physics against them), to the digits it prints: a change of physics
+// that updates the golden files without the README fails here.
+func TestReadmeFigures(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	data, err := os.ReadFile("../../timestep/testdata/golden/colliding_blocks_Q4_nodal.json")
+	require.NoError(t, err)
+	var g map[string]float64
+	require.NoError(t, json.Unmarshal(data, &g))
+	for _, tc := range []struct {
+		pattern string
+		golden  []float64
+		unit    float64 // README value x unit = golden value
+	}{
+		{`bounces off at\s+\((-?[\d.]+), ([\d.]+)\) m/s`, []float64{g["upper_vx"], g["upper_vy"]}, 1},
+		{`Friction takes ([\d.]+) kJ`, []float64{-g["friction_work"]}, 1e3},
+		{`the contact law dissipates ([\d.]+) kJ`, []float64{-g["contact_law_work"]}, 1e3},
+		{`lets in books \+([\d.]+) J`, []float64{g["push_out_work"]}, 1},
+		{`ever more than ([\d.]+) um`, []float64{g["deepest"]}, 1e-6},
+		{`\| 1 \| 862 \|.*\| ([\d.]+) um \(0\.1 % of a cell\) \| \((-?[\d.]+), ([\d.]+)\) \|`, []float64{g["deepest"], g["upper_vx"], g["upper_vy"]}, 0},
+	} {
+		m := regexp.MustCompile(tc.pattern).FindSubmatch(readme)
+		require.NotNil(t, m, "README no longer says %q", tc.pattern)
+		for k, want := range tc.golden {
+			s := string(m[k+1])
+			v, err := strconv.ParseFloat(s, 64)
+			require.NoError(t, err)
+			unit := tc.unit
+			if unit == 0 { // the table: depth in um, velocities in m/s
+				unit = map[bool]float64{true: 1e-6, false: 1}[k == 0]
+			}
+			assert.InDelta(t, want, v*unit, halfLastDigit(s)*unit*1.0000001, "README %q, golden %.6g", s, want)
+		}
+	}
+}
+
+// halfLastDigit is half a unit of the last digit printed in s.
+func halfLastDigit(s string) float64 {
+	for i := range s {
+		if s[i] == '.' {
+			return 0.5 * math.Pow(10, -float64(len(s)-i-1))
+		}
+	}
+	return 0.5
+}
