@@ -50,6 +50,30 @@ func TestReadmeFigures(t *testing.T) {
 	}
 }
 
+// TestReadmeKindsAgree: the README's claim that the four cell kinds agree
+// on the friction work and the bounce speed, against the golden runs.
+func TestReadmeKindsAgree(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	m := regexp.MustCompile(`agree to ([\d.]+) % on the friction work and ([\d.]+) % on the bounce speed`).FindSubmatch(readme)
+	require.NotNil(t, m)
+	fw, _ := strconv.ParseFloat(string(m[1]), 64)
+	bs, _ := strconv.ParseFloat(string(m[2]), 64)
+	golden := func(kind string) map[string]float64 {
+		data, err := os.ReadFile("../../timestep/testdata/golden/colliding_blocks_" + kind + "_nodal.json")
+		require.NoError(t, err)
+		var g map[string]float64
+		require.NoError(t, json.Unmarshal(data, &g))
+		return g
+	}
+	q4 := golden("Q4")
+	for _, k := range []string{"T3", "Q8", "T6"} {
+		g := golden(k)
+		assert.LessOrEqual(t, math.Abs(g["friction_work"]/q4["friction_work"]-1), fw/100, "%s friction work", k)
+		assert.LessOrEqual(t, math.Abs(g["upper_vy"]/q4["upper_vy"]-1), bs/100, "%s bounce speed", k)
+	}
+}
+
 // halfLastDigit is half a unit of the last digit printed in s.
 func halfLastDigit(s string) float64 {
 	for i := range s {
