@@ -51,18 +51,6 @@ func (s Sine) Velocity(t float64) [2]float64 {
 	return [2]float64{a * s.Direction[0], a * s.Direction[1]}
 }
 
-// MotionFunc is any motion given by two functions of time; the caller keeps
-// Velocity the derivative of Offset.
-type MotionFunc struct {
-	OffsetFunc, VelocityFunc func(t float64) [2]float64
-}
-
-// Offset calls OffsetFunc.
-func (m MotionFunc) Offset(t float64) [2]float64 { return m.OffsetFunc(t) }
-
-// Velocity calls VelocityFunc.
-func (m MotionFunc) Velocity(t float64) [2]float64 { return m.VelocityFunc(t) }
-
 // Obstacle is a rigid antagonist with prescribed motion: a polyline (a
 // segment when it has two points; the obstacle on its right, see the
 // package documentation) or, when Radius > 0, a disc of centre Center (free
@@ -102,13 +90,4 @@ func (o *Obstacle) motion() Motion {
 		return Fixed{}
 	}
 	return o.Motion
-}
-
-// numSegments is the number of antagonist entries the obstacle has: its
-// segments, or 1 for a disc.
-func (o *Obstacle) numSegments() int {
-	if o.Radius > 0 {
-		return 1
-	}
-	return len(o.Points) - 1
 }

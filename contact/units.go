@@ -18,18 +18,15 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 	}
 	var slab, scratch []Entry
 	for j, col := range ps.weights {
-		if !complete(col, pts) {
+		if len(col) == 0 || !complete(col, pts) {
 			continue
 		}
 		frame := pts[j]
 		var heaviest float64
 		u := Unit{Mu: p.Mu}
 		scratch = scratch[:0]
-		for _, w := range col {
+		for _, w := range col { // complete: every pts[w.I] is found
 			q := pts[w.I]
-			if q == nil {
-				continue
-			}
 			if frame == nil || (pts[j] == nil && w.P > heaviest) {
 				frame, heaviest = q, w.P
 			}
@@ -42,9 +39,6 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 					u.ObsT[c] += w.P * q.T[c]
 				}
 			}
-		}
-		if frame == nil {
-			continue
 		}
 		u.Rigid = u.RigidAt(vObs)
 		u.Key = Key{Pair: pi, Node: ps.cand.Nodes[j], Edge: frame.Edge, Reverse: ps.reverse}

@@ -84,7 +84,7 @@ func (e *Element) Stiffness(ke []float64, X [][2]float64, m Elastic, w *Workspac
 	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := e.Map(X, q, g)
-		if err := checkDet(det, floor, q); err != nil {
+		if err := checkDet(det, floor, point{Q: q}); err != nil {
 			return err
 		}
 		f := t * det * p.W
@@ -114,7 +114,7 @@ func (e *Element) Mass(me []float64, X [][2]float64, m Elastic) error {
 	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := mapGrad(X, e.DN[q], nil)
-		if err := checkDet(det, floor, q); err != nil {
+		if err := checkDet(det, floor, point{Q: q}); err != nil {
 			return err
 		}
 		N := e.N[q]
@@ -140,7 +140,7 @@ func (e *Element) LumpedMass(ml []float64, X [][2]float64, m Elastic) error {
 	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := mapGrad(X, e.DN[q], nil)
-		if err := checkDet(det, floor, q); err != nil {
+		if err := checkDet(det, floor, point{Q: q}); err != nil {
 			return err
 		}
 		f := rt * det * p.W
@@ -164,7 +164,7 @@ func (e *Element) BodyLoad(fe []float64, X [][2]float64, thickness float64, f fu
 	floor := minDet(e.Kind, X)
 	for q, p := range e.Points {
 		det := mapGrad(X, e.DN[q], nil)
-		if err := checkDet(det, floor, q); err != nil {
+		if err := checkDet(det, floor, point{Q: q}); err != nil {
 			return err
 		}
 		N := e.N[q]
@@ -232,7 +232,7 @@ func StressAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Elastic)
 	n := k.NumNodes()
 	Shape(k, x, N[:n], dN[:n])
 	det := mapGrad(X, dN[:n], g[:n])
-	if err := checkDet(det, minDet(k, X), -1); err != nil {
+	if err := checkDet(det, minDet(k, X), point{Q: -1, X: x}); err != nil {
 		return Stress{}, err
 	}
 	var exx, eyy, gxy float64

@@ -65,19 +65,6 @@ func mapGrad(X [][2]float64, dN, dNdx [][2]float64) float64 {
 	return det
 }
 
-// Position returns the physical point of reference point x in a cell of
-// kind k with node coordinates X.
-func Position(k mesh.Kind, X [][2]float64, x [2]float64) [2]float64 {
-	var N [8]float64
-	Shape(k, x, N[:k.NumNodes()], nil)
-	var p [2]float64
-	for a := range X {
-		p[0] += N[a] * X[a][0]
-		p[1] += N[a] * X[a][1]
-	}
-	return p
-}
-
 // Diameter is the largest distance between two corners of the cell.
 func Diameter(k mesh.Kind, X [][2]float64) float64 {
 	var d float64
@@ -105,16 +92,30 @@ func minDet(k mesh.Kind, X [][2]float64) float64 {
 	return degenerateTol * d * d / RefArea(k)
 }
 
-// checkDet classifies a Jacobian determinant at quadrature point q against
-// the cell's threshold (minDet).
-func checkDet(det, floor float64, q int) error {
+// point names where a Jacobian is evaluated: Gauss point Q, or, when Q is
+// negative, the reference point X.
+type point struct {
+	Q int
+	X [2]float64
+}
+
+func (p point) String() string {
+	if p.Q < 0 {
+		return fmt.Sprintf("reference point (%g, %g)", p.X[0], p.X[1])
+	}
+	return fmt.Sprintf("Gauss point %d", p.Q)
+}
+
+// checkDet classifies a Jacobian determinant at a point against the cell's
+// threshold (minDet).
+func checkDet(det, floor float64, at point) error {
 	switch {
 	case math.IsNaN(det):
-		return fmt.Errorf("%w: det J is NaN at Gauss point %d (a coordinate is not a number)", ErrBadJacobian, q)
+		return fmt.Errorf("%w: det J is NaN at %v (a coordinate is not a number)", ErrBadJacobian, at)
 	case det <= 0 && -det > floor:
-		return fmt.Errorf("%w: inverted (det J = %.3g < 0 at Gauss point %d): nodes must run counter-clockwise", ErrBadJacobian, det, q)
+		return fmt.Errorf("%w: inverted (det J = %.3g < 0 at %v): nodes must run counter-clockwise", ErrBadJacobian, det, at)
 	case det <= floor:
-		return fmt.Errorf("%w: degenerate (det J = %.3g at Gauss point %d, below %.3g for this cell's size)", ErrBadJacobian, det, q, floor)
+		return fmt.Errorf("%w: degenerate (det J = %.3g at %v, below %.3g for this cell's size)", ErrBadJacobian, det, at, floor)
 	}
 	return nil
 }
@@ -124,7 +125,7 @@ func checkDet(det, floor float64, q int) error {
 func (e *Element) CheckCell(X [][2]float64) error {
 	floor := minDet(e.Kind, X)
 	for q := range e.Points {
-		if err := checkDet(mapGrad(X, e.DN[q], nil), floor, q); err != nil {
+		if err := checkDet(mapGrad(X, e.DN[q], nil), floor, point{Q: q}); err != nil {
 			return err
 		}
 	}

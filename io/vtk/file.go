@@ -39,9 +39,6 @@ func (c *Collection) Add(time float64, part int, file string) {
 	c.entries = append(c.entries, entry{time, part, file})
 }
 
-// Len is the number of entries.
-func (c *Collection) Len() int { return len(c.entries) }
-
 // Write writes the collection to path atomically.
 func (c *Collection) Write(path string) error {
 	for _, e := range c.entries {
