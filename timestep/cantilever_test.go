@@ -50,7 +50,7 @@ func TestCantileverPeriod(t *testing.T) {
 		require.NoError(t, stepper.Step())
 		now := b.Q[tip]
 		if prev < 0 && now >= 0 {
-			crossings = append(crossings, stepper.Time-stepper.H*now/(now-prev))
+			crossings = append(crossings, stepper.Time()-stepper.H()*now/(now-prev))
 		}
 		prev = now
 	}

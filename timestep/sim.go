@@ -210,7 +210,7 @@ func (s *Simulation) overlapError(o contact.Overlap, done int) error {
 		}
 		return fmt.Errorf("at the start: %s: %s", what, fix)
 	}
-	return fmt.Errorf("after step %d (t = %.6g s): %s: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert", done, s.Stepper.Time, what)
+	return fmt.Errorf("after step %d (t = %.6g s): %s: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert", done, s.Stepper.Time(), what)
 }
 
 // Step advances the simulation by one step.
@@ -225,20 +225,20 @@ func (s *Simulation) overlapError(o contact.Overlap, done int) error {
 // that a law which never creates energy could not push out again.
 func (s *Simulation) Step() (StepStats, error) {
 	st := s.Stepper
-	h, th, t := st.H, st.Theta, st.Time
+	h, th, t := st.H(), st.Theta(), st.Time()
 	for i := range s.disp {
 		b := st.Body(i)
 		b.Space.Expand(s.disp[i], b.Q, nil)
 	}
 	cfg := contact.Config{Time: t, Disp: s.disp}
-	if ov := s.Detector.Overlaps(cfg, st.Steps == 0); len(ov) > 0 {
-		return StepStats{}, s.overlapError(ov[0], st.Steps)
+	if ov := s.Detector.Overlaps(cfg, st.Steps() == 0); len(ov) > 0 {
+		return StepStats{}, s.overlapError(ov[0], st.Steps())
 	}
 	units, points, err := s.Detector.Detect(cfg)
 	if err != nil {
 		return StepStats{}, err
 	}
-	stats := StepStats{Step: st.Steps + 1, Time: t + h, Units: len(units), MinGap: math.Inf(1)}
+	stats := StepStats{Step: st.Steps() + 1, Time: t + h, Units: len(units), MinGap: math.Inf(1)}
 	for _, p := range points {
 		stats.MinGap = math.Min(stats.MinGap, p.Gap)
 	}
@@ -285,7 +285,9 @@ func (s *Simulation) Step() (StepStats, error) {
 			s.impulses(units, res, active)
 		}
 		for i := range s.r {
-			st.AddImpulse(i, s.r[i])
+			if err := st.AddImpulse(i, s.r[i]); err != nil {
+				return stats, err
+			}
 		}
 	}
 	if err := st.Finish(); err != nil {

@@ -40,9 +40,9 @@ func (e Energy) Add(o Energy) Energy {
 
 // Stepper advances bodies by the theta-method.
 type Stepper struct {
-	H, Theta float64
-	Time     float64
-	Steps    int
+	h, theta float64
+	time     float64
+	steps    int
 	bodies   []*state
 	stage    int // 0: ready for FreeVelocity, 1: between FreeVelocity and Finish
 }
@@ -78,7 +78,7 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 	if err := checkStep(h, theta); err != nil {
 		return nil, err
 	}
-	s := &Stepper{H: h, Theta: theta}
+	s := &Stepper{h: h, theta: theta}
 	for _, b := range bodies {
 		n := b.Space.N()
 		st := &state{b: b, mhat: b.Space.NewMatrix()}
@@ -123,7 +123,7 @@ func (st *state) start() {
 // and factorises it with the body's contact nodes ordered last, then keeps
 // the factor's tail and the compliance of those nodes' DOFs.
 func (s *Stepper) factorise() error {
-	ht := s.H * s.Theta
+	ht := s.h * s.theta
 	for _, st := range s.bodies {
 		d := st.b.Damping
 		st.b.Space.CombineTo(st.mhat, 1+ht*d.Alpha, st.b.M, ht*d.Beta+ht*ht, st.b.K)
@@ -181,6 +181,18 @@ func (st *state) tail() error {
 	return nil
 }
 
+// H is the time step, s.
+func (s *Stepper) H() float64 { return s.h }
+
+// Theta is the theta-method's parameter.
+func (s *Stepper) Theta() float64 { return s.theta }
+
+// Time is the time reached, s.
+func (s *Stepper) Time() float64 { return s.time }
+
+// Steps is the number of steps taken.
+func (s *Stepper) Steps() int { return s.steps }
+
 // SetStep changes h (and theta) and refactorises every body's Mhat.
 func (s *Stepper) SetStep(h, theta float64) error {
 	if s.stage != 0 {
@@ -189,12 +201,12 @@ func (s *Stepper) SetStep(h, theta float64) error {
 	if err := checkStep(h, theta); err != nil {
 		return err
 	}
-	s.H, s.Theta = h, theta
+	s.h, s.theta = h, theta
 	if err := s.factorise(); err != nil {
 		return err
 	}
 	for _, st := range s.bodies {
-		if err := st.b.Force(st.f0, s.Time); err != nil {
+		if err := st.b.Force(st.f0, s.time); err != nil {
 			return err
 		}
 	}
@@ -217,10 +229,10 @@ func (s *Stepper) FreeVelocity() error {
 	if s.stage != 0 {
 		return errors.New("timestep: FreeVelocity called twice without Finish")
 	}
-	h, th := s.H, s.Theta
+	h, th := s.h, s.theta
 	for _, st := range s.bodies {
 		b := st.b
-		if err := b.Force(st.f1, s.Time+h); err != nil {
+		if err := b.Force(st.f1, s.time+h); err != nil {
 			return err
 		}
 		a, be := b.Damping.Alpha, b.Damping.Beta
@@ -267,10 +279,19 @@ func (s *Stepper) Compliance(i int) (C []float64, eqs []int) {
 func (s *Stepper) Solve(i int, dst, r []float64) { s.bodies[i].factor.SolveTo(dst, r) }
 
 // AddImpulse adds a generalised impulse r = H P (on body i's free DOFs) to
-// the current step.
-func (s *Stepper) AddImpulse(i int, r []float64) {
+// the current step: between FreeVelocity and Finish, of the body's size.
+func (s *Stepper) AddImpulse(i int, r []float64) error {
+	switch {
+	case s.stage != 1:
+		return errors.New("timestep: AddImpulse outside a step (call FreeVelocity first)")
+	case i < 0 || i >= len(s.bodies):
+		return fmt.Errorf("timestep: AddImpulse on body %d of %d", i, len(s.bodies))
+	case len(r) != len(s.bodies[i].r):
+		return fmt.Errorf("timestep: AddImpulse on body %s: %d values for %d free DOFs", s.bodies[i].b.Name, len(r), len(s.bodies[i].r))
+	}
 	floats.Add(s.bodies[i].r, r)
 	s.bodies[i].impulse = true
+	return nil
 }
 
 // Finish applies the impulses, sets v1 and q1, and books the energies.
@@ -278,7 +299,7 @@ func (s *Stepper) Finish() error {
 	if s.stage != 1 {
 		return errors.New("timestep: Finish without FreeVelocity")
 	}
-	h, th := s.H, s.Theta
+	h, th := s.h, s.theta
 	for _, st := range s.bodies {
 		b := st.b
 		if st.impulse {
@@ -318,14 +339,14 @@ func (s *Stepper) Finish() error {
 		e.Contact += contact
 		e.Numerical += (th - 0.5) * (numM + numK)
 		if math.IsNaN(kin + ela) {
-			return fmt.Errorf("body %s: the state is NaN at t = %g (step %d)", b.Name, s.Time+h, s.Steps+1)
+			return fmt.Errorf("body %s: the state is NaN at t = %g (step %d)", b.Name, s.time+h, s.steps+1)
 		}
 		st.f0, st.f1 = st.f1, st.f0
 		st.kv0, st.kv1 = st.kv1, st.kv0
 		st.mv0, st.mv1 = st.mv1, st.mv0
 	}
-	s.Time += h
-	s.Steps++
+	s.time += h
+	s.steps++
 	s.stage = 0
 	return nil
 }

@@ -69,7 +69,7 @@ func (l *bodyLedger) row(w io.Writer) {
 func pairForces(sim *timestep.Simulation) (force [][2]float64, closed []int) {
 	pairs := sim.Detector.Pairs
 	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
-	h := sim.Stepper.H
+	h := sim.Stepper.H()
 	for _, c := range sim.Contacts() {
 		if c.Impulse[0] <= 0 {
 			continue

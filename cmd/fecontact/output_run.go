@@ -80,12 +80,12 @@ func newOutput(dir string, enc vtk.Encoding, sc *scene.Scene, bodies []*timestep
 func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write bool) error {
 	s := sim.Stepper
 	e := s.TotalEnergy()
-	o.hist.addRun(st, s.Time, e, sim)
+	o.hist.addRun(st, s.Time(), e, sim)
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
 	if st.Step%o.stride == 0 || write {
-		o.energy = append(o.energy, energyPoint{s.Time, e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}})
+		o.energy = append(o.energy, energyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}})
 	}
 	if len(o.energy) >= 2*maxPlotPoints {
 		kept := o.energy[:0]
@@ -97,7 +97,7 @@ func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write 
 		o.energy, o.stride = kept, 2*o.stride
 	}
 	for _, pt := range o.pictures {
-		if math.Abs(pt-s.Time) <= s.H/2 {
+		if math.Abs(pt-s.Time()) <= s.H()/2 {
 			o.snaps = append(o.snaps, takeSnapshot(sim))
 		}
 	}
@@ -108,14 +108,14 @@ func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write 
 	for i := range bodies {
 		bodies[i] = s.Body(i)
 	}
-	if err := o.bodies.write(s.Time, bodies); err != nil {
+	if err := o.bodies.write(s.Time(), bodies); err != nil {
 		return err
 	}
 	file := fmt.Sprintf("contacts_%05d.vtu", o.count)
 	if err := vtk.WriteVTU(filepath.Join(o.dir, file), contactGrid(sim), o.enc); err != nil {
 		return err
 	}
-	o.contacts.Add(s.Time, 0, file)
+	o.contacts.Add(s.Time(), 0, file)
 	o.count++
 	return o.contacts.Write(filepath.Join(o.dir, "contacts.pvd"))
 }

@@ -23,7 +23,7 @@ type snapshot struct {
 }
 
 func takeSnapshot(sim *timestep.Simulation) snapshot {
-	s := snapshot{t: sim.Stepper.Time}
+	s := snapshot{t: sim.Stepper.Time()}
 	for i := 0; i < sim.Stepper.NumBodies(); i++ {
 		b := sim.Stepper.Body(i)
 		u := b.Displacement()

@@ -197,7 +197,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	var report bytes.Buffer
 	if done < steps {
-		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time, *rf.out)
+		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time(), *rf.out)
 	}
 	sum.print(&report, sim, out.e0, done, elapsed, *rf.out)
 	solve := solveTime(sim)
