@@ -17,6 +17,7 @@ import (
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/signorini"
@@ -147,13 +148,13 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
 		return err
 	}
-	if n, err := clearRun(*rf.out); err != nil {
+	if n, err := results.Clear(*rf.out); err != nil {
 		return err
 	} else if n > 0 {
 		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
 	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
-	out, err := newOutput(*rf.out, enc, sc, model.Bodies)
+	out, err := results.NewWriter(*rf.out, sim, results.Options{Encoding: enc, Pictures: sc.Output.Pictures})
 	if err != nil {
 		return err
 	}
@@ -168,21 +169,21 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	prog := newProgress(stdout, steps, *rf.quiet)
 	var sum summary
-	if err := out.step(sim, timestep.StepStats{}, true); err != nil {
-		return out.fail(err)
+	if err := out.Record(timestep.StepStats{}, true); err != nil {
+		return out.Abandon(err)
 	}
 	loop := time.Now()
 	done := 0
 	for done < steps {
 		st, err := sim.Step()
 		if err != nil {
-			return out.fail(err)
+			return out.Abandon(err)
 		}
 		done++
 		sum.add(st)
 		interrupted := ctx.Err() != nil
-		if err := out.step(sim, st, done%sc.Output.Every == 0 || done == steps || interrupted); err != nil {
-			return out.fail(err)
+		if err := out.Record(st, done%sc.Output.Every == 0 || done == steps || interrupted); err != nil {
+			return out.Abandon(err)
 		}
 		prog.update(done, sim)
 		if interrupted {
@@ -192,14 +193,14 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	elapsed := time.Since(loop)
 	prog.done()
-	if err := out.close(sim); err != nil {
+	if err := out.Close(); err != nil {
 		return err
 	}
 	var report bytes.Buffer
 	if done < steps {
 		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time(), *rf.out)
 	}
-	sum.print(&report, sim, out.e0, done, elapsed, *rf.out)
+	sum.print(&report, sim, out.InitialBalance(), done, elapsed, *rf.out)
 	solve := solveTime(sim)
 	fmt.Fprintf(&report, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
 		1e3*elapsed.Seconds()/float64(max(done, 1)), elapsed.Seconds()/float64(max(done, 1))/solve.Seconds(), 1e3*solve.Seconds(), peakMemory())

@@ -1,4 +1,4 @@
-package main
+package results
 
 import (
 	"bufio"
@@ -11,9 +11,9 @@ import (
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// bodyGrid turns a body's state into a VTK grid: the reference mesh with
+// BodyGrid turns a body's state into a VTK grid: the reference mesh with
 // displacement and velocity vectors and recovered stresses.
-func bodyGrid(b *timestep.Body) (*vtk.Grid, error) {
+func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 	g := vtk.FromMesh(b.Space.Mesh)
 	u := b.Displacement()
 	g.AddPointVector("displacement", u)
@@ -51,7 +51,7 @@ type series struct {
 
 func (s *series) write(t float64, bodies []*timestep.Body) error {
 	for i, b := range bodies {
-		g, err := bodyGrid(b)
+		g, err := BodyGrid(b)
 		if err != nil {
 			return err
 		}

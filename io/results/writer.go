@@ -1,22 +1,20 @@
-package main
+package results
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/fecontact/fecontact/io/vtk"
-	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// runOutput writes a simulation's files: bodies.pvd (one piece per body per
+// Writer writes a simulation's files: bodies.pvd (one piece per body per
 // output step), contacts.pvd (the contact units as points), history.csv
 // (one line per step) and, at the end, energy.png and bodies.png.
-type runOutput struct {
+type Writer struct {
+	sim      *timestep.Simulation
 	dir      string
 	bodies   *series
 	contacts vtk.Collection
@@ -46,10 +44,10 @@ type energyPoint struct {
 var runFiles = []string{"bodies.pvd", "contacts.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
 	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "summary.txt", ".*.tmp*"}
 
-// clearRun removes the files of an earlier run from dir, so that none of
+// Clear removes the files of an earlier run from dir, so that none of
 // its pieces lies beside the new ones or is taken for theirs, and returns
 // how many it removed. Other files are left alone.
-func clearRun(dir string) (int, error) {
+func Clear(dir string) (int, error) {
 	n := 0
 	for _, pat := range runFiles {
 		files, err := filepath.Glob(filepath.Join(dir, pat))
@@ -66,18 +64,34 @@ func clearRun(dir string) (int, error) {
 	return n, nil
 }
 
-func newOutput(dir string, enc vtk.Encoding, sc *scene.Scene, bodies []*timestep.Body) (*runOutput, error) {
-	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sc.Contacts), bodies)
+// Options of a Writer.
+type Options struct {
+	Encoding vtk.Encoding
+	Pictures []float64 // times of bodies.png's snapshots (none: no picture)
+}
+
+// NewWriter starts the files of a run of sim in dir (which must exist):
+// history.csv.partial at once, the rest as Record asks.
+func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, error) {
+	bodies := make([]*timestep.Body, sim.Stepper.NumBodies())
+	for i := range bodies {
+		bodies[i] = sim.Stepper.Body(i)
+	}
+	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies)
 	if err != nil {
 		return nil, err
 	}
-	return &runOutput{dir: dir, enc: enc, hist: h, pictures: sc.Output.Pictures, stride: 1,
-		bodies: &series{dir: dir, name: "bodies", enc: enc}}, nil
+	return &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
+		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}}, nil
 }
 
-// step records a step (the initial state when st.Step is 0) and writes the
-// fields when write is set.
-func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write bool) error {
+// InitialBalance is the energy balance of the state Record saw at step 0.
+func (o *Writer) InitialBalance() float64 { return o.e0 }
+
+// Record records a step (the initial state when st.Step is 0: call it
+// before the first step) and writes the fields when write is set.
+func (o *Writer) Record(st timestep.StepStats, write bool) error {
+	sim := o.sim
 	s := sim.Stepper
 	e := s.TotalEnergy()
 	o.hist.addRun(st, s.Time(), e, sim)
@@ -112,7 +126,7 @@ func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write 
 		return err
 	}
 	file := fmt.Sprintf("contacts_%05d.vtu", o.count)
-	if err := vtk.WriteVTU(filepath.Join(o.dir, file), contactGrid(sim), o.enc); err != nil {
+	if err := vtk.WriteVTU(filepath.Join(o.dir, file), ContactGrid(sim), o.enc); err != nil {
 		return err
 	}
 	o.contacts.Add(s.Time(), 0, file)
@@ -120,8 +134,8 @@ func (o *runOutput) step(sim *timestep.Simulation, st timestep.StepStats, write 
 	return o.contacts.Write(filepath.Join(o.dir, "contacts.pvd"))
 }
 
-// contactGrid is the point cloud of the last step's contact units.
-func contactGrid(sim *timestep.Simulation) *vtk.Grid {
+// ContactGrid is the point cloud of the last step's contact units.
+func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	cs := sim.Contacts()
 	g := &vtk.Grid{Points: make([][2]float64, len(cs))}
 	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
@@ -149,15 +163,17 @@ func contactGrid(sim *timestep.Simulation) *vtk.Grid {
 	return g
 }
 
-// fail keeps the history as history.csv.partial and returns err: the
+// Abandon keeps the history as history.csv.partial and returns err: the
 // pieces written so far are complete (each was renamed into place), the
 // run is not.
-func (o *runOutput) fail(err error) error {
+func (o *Writer) Abandon(err error) error {
 	o.hist.abandon()
 	return fmt.Errorf("%w (the pieces in %s stop before this step; the history is history.csv.partial)", err, o.dir)
 }
 
-func (o *runOutput) close(sim *timestep.Simulation) error {
+// Close completes the run's files: history.csv under its final name, the
+// pictures.
+func (o *Writer) Close() error {
 	if err := o.hist.close(); err != nil {
 		return err
 	}
@@ -170,61 +186,4 @@ func (o *runOutput) close(sim *timestep.Simulation) error {
 		}
 	}
 	return nil
-}
-
-// balanceError reports the energy ledger's error in joules and, when the
-// run has an energy scale (the initial energy or the external work, the
-// larger), relative to it: a body that starts at rest unloaded has none.
-func balanceError(err, e0, external float64) string {
-	scale := math.Max(math.Abs(e0), math.Abs(external))
-	if scale == 0 {
-		return fmt.Sprintf("balance error %.2g J", err)
-	}
-	return fmt.Sprintf("balance error %.2g J, %.2g relative to %.6g J (the initial energy or the external work, the larger)", err, math.Abs(err)/scale, scale)
-}
-
-// summary accumulates per-step statistics for the final report.
-type summary struct {
-	contactSteps, units, sweeps, maxSweeps, unconverged int
-	minGap, maxResidual                                 float64
-	init                                                bool
-}
-
-func (s *summary) add(st timestep.StepStats) {
-	if !s.init {
-		s.minGap, s.init = math.Inf(1), true
-	}
-	if st.Units > 0 {
-		s.contactSteps++
-		s.units += st.Units
-		s.sweeps += st.Sweeps
-		s.maxSweeps = max(s.maxSweeps, st.Sweeps)
-		s.maxResidual = math.Max(s.maxResidual, st.Residual)
-		if !st.Converged {
-			s.unconverged++
-		}
-	}
-	s.minGap = math.Min(s.minGap, st.MinGap)
-}
-
-func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps int, elapsed time.Duration, dir string) {
-	e := sim.Stepper.TotalEnergy()
-	fmt.Fprintf(w, "done: %d steps in %.2f s (%.3g ms per step)\n", steps, elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
-	if s.contactSteps > 0 {
-		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
-			s.contactSteps, float64(s.units)/float64(s.contactSteps), float64(s.sweeps)/float64(s.contactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
-	}
-	if !math.IsInf(s.minGap, 1) {
-		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
-	}
-	if sim.InitialPenetration > 0 {
-		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)
-	}
-	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; %s\n",
-		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, balanceError(e.Balance()-e0, e0, e.External))
-	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png, summary.txt", dir)
-	if _, err := os.Stat(filepath.Join(dir, "bodies.png")); err == nil {
-		fmt.Fprint(w, ", bodies.png")
-	}
-	fmt.Fprintln(w)
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// balanceError reports the energy ledger's error in joules and, when the
+// run has an energy scale (the initial energy or the external work, the
+// larger), relative to it: a body that starts at rest unloaded has none.
+func balanceError(err, e0, external float64) string {
+	scale := math.Max(math.Abs(e0), math.Abs(external))
+	if scale == 0 {
+		return fmt.Sprintf("balance error %.2g J", err)
+	}
+	return fmt.Sprintf("balance error %.2g J, %.2g relative to %.6g J (the initial energy or the external work, the larger)", err, math.Abs(err)/scale, scale)
+}
+
+// summary accumulates per-step statistics for the final report.
+type summary struct {
+	contactSteps, units, sweeps, maxSweeps, unconverged int
+	minGap, maxResidual                                 float64
+	init                                                bool
+}
+
+func (s *summary) add(st timestep.StepStats) {
+	if !s.init {
+		s.minGap, s.init = math.Inf(1), true
+	}
+	if st.Units > 0 {
+		s.contactSteps++
+		s.units += st.Units
+		s.sweeps += st.Sweeps
+		s.maxSweeps = max(s.maxSweeps, st.Sweeps)
+		s.maxResidual = math.Max(s.maxResidual, st.Residual)
+		if !st.Converged {
+			s.unconverged++
+		}
+	}
+	s.minGap = math.Min(s.minGap, st.MinGap)
+}
+
+func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps int, elapsed time.Duration, dir string) {
+	e := sim.Stepper.TotalEnergy()
+	fmt.Fprintf(w, "done: %d steps in %.2f s (%.3g ms per step)\n", steps, elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
+	if s.contactSteps > 0 {
+		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
+			s.contactSteps, float64(s.units)/float64(s.contactSteps), float64(s.sweeps)/float64(s.contactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
+	}
+	if !math.IsInf(s.minGap, 1) {
+		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
+	}
+	if sim.InitialPenetration > 0 {
+		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)
+	}
+	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; %s\n",
+		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, balanceError(e.Balance()-e0, e0, e.External))
+	fmt.Fprintf(w, "wrote %s: bodies.pvd, contacts.pvd, history.csv, energy.png, summary.txt", dir)
+	if _, err := os.Stat(filepath.Join(dir, "bodies.png")); err == nil {
+		fmt.Fprint(w, ", bodies.png")
+	}
+	fmt.Fprintln(w)
+}
