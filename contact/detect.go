@@ -63,6 +63,7 @@ type Detector struct {
 	Pairs []*Pair
 
 	boundaries map[*mesh.Mesh][]mesh.Edge // for Overlaps
+	segs       [][2][2]float64            // Overlaps' boundary segments, reused
 }
 
 // NewDetector checks the pairs and computes their pairing matrices.

@@ -35,7 +35,7 @@ func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
 		for _, ps := range p.passes {
 			depth := obstacleDepth(p.Obstacle, cfg.Time)
 			if ps.ant != nil {
-				depth = bodyDepth(d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
+				depth, d.segs = bodyDepth(d.segs[:0], d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
 			}
 			u := ps.cand.disp(cfg)
 			nodes := ps.cand.Nodes
@@ -71,9 +71,11 @@ func (d *Detector) boundary(m *mesh.Mesh) []mesh.Edge {
 }
 
 // bodyDepth returns the depth of a point inside the deformed body (0
-// outside): crossing parity over its boundary, then distance to it.
-func bodyDepth(boundary []mesh.Edge, m *mesh.Mesh, u []float64) func(x [2]float64) float64 {
-	var segs [][2][2]float64
+// outside): crossing parity over its boundary, then distance to it. The
+// boundary's segments go into segs (returned for reuse: this runs every
+// step); a point outside their bounding box, most of a side's nodes, is
+// outside at once.
+func bodyDepth(segs [][2][2]float64, boundary []mesh.Edge, m *mesh.Mesh, u []float64) (func(x [2]float64) float64, [][2][2]float64) {
 	at := func(n int) [2]float64 {
 		p := m.Nodes[n]
 		if u != nil {
@@ -88,7 +90,16 @@ func bodyDepth(boundary []mesh.Edge, m *mesh.Mesh, u []float64) func(x [2]float6
 			segs = append(segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[1])})
 		}
 	}
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, s := range segs {
+		for k := range 2 {
+			lo[k], hi[k] = math.Min(lo[k], s[0][k]), math.Max(hi[k], s[0][k])
+		}
+	}
 	return func(x [2]float64) float64 {
+		if x[0] <= lo[0] || x[0] >= hi[0] || x[1] <= lo[1] || x[1] >= hi[1] {
+			return 0
+		}
 		inside := false
 		for _, s := range segs {
 			a, b := s[0], s[1]
@@ -104,7 +115,7 @@ func bodyDepth(boundary []mesh.Edge, m *mesh.Mesh, u []float64) func(x [2]float6
 			dmin = math.Min(dmin, dist(x, projectSegment(x, s[0], s[1]).xa))
 		}
 		return dmin
-	}
+	}, segs
 }
 
 // obstacleDepth returns the depth of a point inside the obstacle at time t

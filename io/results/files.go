@@ -72,7 +72,6 @@ type history struct {
 	f       *os.File
 	w       *bufio.Writer
 	path    string
-	pairs   int
 	ledgers []*bodyLedger
 }
 
@@ -81,7 +80,7 @@ type history struct {
 // on the candidate body and the closed units, per body the centroid and
 // momenta.
 func newHistory(path string, pairs int, bodies []*timestep.Body) (*history, error) {
-	h := &history{path: path, pairs: pairs}
+	h := &history{path: path}
 	for _, b := range bodies {
 		l, err := newBodyLedger(b)
 		if err != nil {

@@ -15,8 +15,10 @@ import (
 // the mass, the centroid and the linear momentum (M is symmetric); the
 // angular momentum sum m_i x_i x v_i is that of the row-sum masses.
 type bodyLedger struct {
-	body *timestep.Body
-	mass []float64 // per node
+	body  *timestep.Body
+	mass  []float64 // per node
+	total float64   // the body's mass per m of thickness
+	u, v  []float64 // full displacement and velocity, reused every row
 }
 
 func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
@@ -31,9 +33,10 @@ func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
 	}
 	full := make([]float64, 2*len(b.Space.Mesh.Nodes))
 	all.Expand(full, f, nil)
-	l := &bodyLedger{body: b, mass: make([]float64, len(b.Space.Mesh.Nodes))}
+	l := &bodyLedger{body: b, mass: make([]float64, len(b.Space.Mesh.Nodes)), u: full, v: make([]float64, len(full))}
 	for i := range l.mass {
 		l.mass[i] = full[2*i]
+		l.total += full[2*i]
 	}
 	return l, nil
 }
@@ -47,19 +50,21 @@ func (l *bodyLedger) header(w io.Writer) {
 // row writes the centroid (m), linear momentum (kg m/s) and angular
 // momentum (kg m^2/s), per m of thickness.
 func (l *bodyLedger) row(w io.Writer) {
-	u, v := l.body.Displacement(), l.body.Velocity()
-	var m, c, p [2]float64
+	b := l.body
+	b.Space.Expand(l.u, b.Q, nil)
+	b.Space.Expand(l.v, b.V, nil)
+	u, v := l.u, l.v
+	var c, p [2]float64
 	var L float64
 	for i, mi := range l.mass {
-		x := l.body.Space.Mesh.Nodes[i]
+		x := b.Space.Mesh.Nodes[i]
 		x[0], x[1] = x[0]+u[2*i], x[1]+u[2*i+1]
 		vi := [2]float64{v[2*i], v[2*i+1]}
-		m[0] += mi
 		c[0], c[1] = c[0]+mi*x[0], c[1]+mi*x[1]
 		p[0], p[1] = p[0]+mi*vi[0], p[1]+mi*vi[1]
 		L += mi * (x[0]*vi[1] - x[1]*vi[0])
 	}
-	fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g,%.12g", c[0]/m[0], c[1]/m[0], p[0], p[1], L)
+	fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g,%.12g", c[0]/l.total, c[1]/l.total, p[0], p[1], L)
 }
 
 // pairForces sums the last step's contact impulses per pair into the
