@@ -331,3 +331,34 @@ func ExampleSpace() {
 	fmt.Printf("tip deflection %.3f mm (beam theory %.3f mm)\n", -u[2*tip+1]*1e3, 1e3*1e3/(3*200e9*I))
 	// Output: tip deflection 0.201 mm (beam theory 0.200 mm)
 }
+
+// TestAssembleOwnKernel: the public assembly loop with a caller's kernel
+// gives what Mass gives when the kernel is the element's; a kernel's error
+// and a NaN in an element matrix name the cell.
+func TestAssembleOwnKernel(t *testing.T) {
+	m, err := mesh.Rectangle([2]float64{0, 0}, 1, 1, 3, 2, mesh.T6)
+	require.NoError(t, err)
+	s, err := NewSpace(m, Fix{"left", XY})
+	require.NoError(t, err)
+	want, err := s.Mass(steel)
+	require.NoError(t, err)
+	e := element.New(mesh.T6)
+	got, err := s.Assemble(func(c int, X [][2]float64, me []float64) error { return e.Mass(me, X, steel) })
+	require.NoError(t, err)
+	assert.Equal(t, want.RawMatrix().Data, got.RawMatrix().Data)
+
+	_, err = s.Assemble(func(c int, X [][2]float64, ke []float64) error {
+		if c == 4 {
+			return fmt.Errorf("my element has no rule for %d nodes", len(X))
+		}
+		return nil
+	})
+	assert.ErrorContains(t, err, "mesh rect(T6 1x1 3x2): cell 4")
+	assert.ErrorContains(t, err, "my element has no rule for 6 nodes")
+	_, err = s.Assemble(func(c int, X [][2]float64, ke []float64) error {
+		ke[len(ke)-1] = math.NaN()
+		return nil
+	})
+	assert.ErrorContains(t, err, "mesh rect(T6 1x1 3x2): cell 0")
+	assert.ErrorContains(t, err, "NaN or infinite")
+}

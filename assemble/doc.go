@@ -13,5 +13,5 @@
 //
 // Vectors come in two sizes: "free" vectors have one entry per equation
 // (Space.N()), "full" vectors one per node and component (2 x nodes, index
-// 2*node+c). Expand and Restrict convert between them.
+// 2*node+c). Expand fills a full vector from a free one.
 package assemble

@@ -127,10 +127,3 @@ func (s *Space) Expand(dst, u []float64, fixed func(node int) [2]float64) {
 		}
 	}
 }
-
-// Restrict writes the free entries of a full vector into dst.
-func (s *Space) Restrict(dst, full []float64) {
-	for e, i := range s.DOFs.DOF {
-		dst[e] = full[i]
-	}
-}

@@ -3,6 +3,7 @@ package assemble
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
@@ -41,9 +42,6 @@ func NewSpace(m *mesh.Mesh, fixes ...Fix) (*Space, error) {
 
 // N is the number of equations.
 func (s *Space) N() int { return s.DOFs.N() }
-
-// Element returns the tabulated element used for cells of kind k.
-func (s *Space) Element(k mesh.Kind) *element.Element { return s.elems[k] }
 
 // nodeNeighbours returns, for every node, the sorted nodes sharing a cell
 // with it (itself included), in compressed form.
@@ -149,11 +147,17 @@ func (s *Space) cellEqs(eqs []int, c int) []int {
 	return eqs
 }
 
-// kernel computes one cell's element matrix into ke (zeroed).
-type kernel func(e *element.Element, ke []float64, X [][2]float64) error
+// Kernel computes the element matrix of cell c, whose nodes are at X (in
+// the cell's node order), into ke: zeroed, (2n)^2 row-major for n nodes,
+// DOFs in node order, x then y.
+type Kernel func(c int, X [][2]float64, ke []float64) error
 
-// assembleMatrix loops over the cells with one kernel.
-func (s *Space) assembleMatrix(k kernel) (*sparse.CSR, error) {
+// Assemble is the assembly loop: it calls k on every cell and adds the
+// element matrices into a new matrix of the space's pattern, leaving out
+// the rows and columns of fixed DOFs. It is how Stiffness and Mass are
+// built, and how a caller assembles the matrices of an element or a
+// material of their own.
+func (s *Space) Assemble(k Kernel) (*sparse.CSR, error) {
 	A := s.NewMatrix()
 	data := A.RawMatrix().Data
 	var X [][2]float64
@@ -164,13 +168,62 @@ func (s *Space) assembleMatrix(k kernel) (*sparse.CSR, error) {
 		ke = ke[:nd*nd]
 		clear(ke)
 		X = s.Mesh.CellNodes(X, c)
-		if err := k(s.elems[cell.Kind], ke, X); err != nil {
+		if err := k(c, X, ke); err != nil {
 			return nil, fmt.Errorf("mesh %s: %s: %w", s.Mesh.Name, s.Mesh.CellAt(c), err)
+		}
+		if !allFinite(ke) {
+			return nil, fmt.Errorf("mesh %s: %s: element matrix has NaN or infinite entries", s.Mesh.Name, s.Mesh.CellAt(c))
 		}
 		eqs = s.cellEqs(eqs, c)
 		s.scatter(data, ke, eqs)
 	}
 	return A, nil
+}
+
+// Restrict copies the rows and columns of the free DOFs of a full matrix
+// (2 per node, node-major: index 2*node+c, any sparsity, columns in any
+// order) onto the space's pattern, so that it combines with the space's
+// matrices: for a body's matrices assembled elsewhere. An entry that
+// couples two nodes sharing no cell has no place in the pattern and is an
+// error, as are NaN and infinities.
+func (s *Space) Restrict(A *sparse.CSR) (*sparse.CSR, error) {
+	n := 2 * len(s.Mesh.Nodes)
+	if r, c := A.Dims(); r != n || c != n {
+		return nil, fmt.Errorf("mesh %s: a %dx%d matrix for %d nodes: expected %dx%d (2 DOFs per node)", s.Mesh.Name, r, c, n/2, n, n)
+	}
+	B := s.NewMatrix()
+	data := B.RawMatrix().Data
+	var err error
+	A.DoNonZero(func(i, j int, v float64) {
+		if err != nil || v == 0 {
+			return
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			err = fmt.Errorf("mesh %s: entry (%d, %d) is %v", s.Mesh.Name, i, j, v)
+			return
+		}
+		ei, ej := s.DOFs.Eq[i], s.DOFs.Eq[j]
+		if ei < 0 || ej < 0 {
+			return
+		}
+		row := s.ind[s.indptr[ei]:s.indptr[ei+1]]
+		k, ok := slices.BinarySearch(row, ej)
+		if !ok {
+			err = fmt.Errorf("mesh %s: entry (%d, %d) = %g couples nodes %d and %d, which share no cell", s.Mesh.Name, i, j, v, i/2, j/2)
+			return
+		}
+		data[s.indptr[ei]+k] += v
+	})
+	return B, err
+}
+
+func allFinite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // Stiffness assembles the stiffness matrix K.
@@ -179,8 +232,8 @@ func (s *Space) Stiffness(m element.Elastic) (*sparse.CSR, error) {
 		return nil, err
 	}
 	var w element.Workspace
-	return s.assembleMatrix(func(e *element.Element, ke []float64, X [][2]float64) error {
-		return e.Stiffness(ke, X, m, &w)
+	return s.Assemble(func(c int, X [][2]float64, ke []float64) error {
+		return s.elems[s.Mesh.Cells[c].Kind].Stiffness(ke, X, m, &w)
 	})
 }
 
@@ -189,8 +242,8 @@ func (s *Space) Mass(m element.Elastic) (*sparse.CSR, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return s.assembleMatrix(func(e *element.Element, me []float64, X [][2]float64) error {
-		return e.Mass(me, X, m)
+	return s.Assemble(func(c int, X [][2]float64, me []float64) error {
+		return s.elems[s.Mesh.Cells[c].Kind].Mass(me, X, m)
 	})
 }
 
@@ -217,16 +270,20 @@ func (s *Space) LumpedMass(m element.Elastic) ([]float64, error) {
 	return ml, nil
 }
 
-// Diagonal returns the matrix on the space's pattern whose diagonal holds
-// the nodal masses ml (per node, as LumpedMass returns), zero elsewhere.
-func (s *Space) Diagonal(ml []float64) *sparse.CSR {
+// LumpedMassMatrix returns the HRZ lumped mass as a diagonal matrix on the
+// space's pattern, so that it combines with K like the consistent one.
+func (s *Space) LumpedMassMatrix(m element.Elastic) (*sparse.CSR, error) {
+	ml, err := s.LumpedMass(m)
+	if err != nil {
+		return nil, err
+	}
 	A := s.NewMatrix()
 	data := A.RawMatrix().Data
 	for e, full := range s.DOFs.DOF {
 		k, _ := slices.BinarySearch(s.ind[s.indptr[e]:s.indptr[e+1]], e)
 		data[s.indptr[e]+k] = ml[full/2]
 	}
-	return A
+	return A, nil
 }
 
 // Combine returns a A + b B for two matrices of this space's pattern.

@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -16,8 +17,14 @@ type Pair struct {
 	Antagonist *Side     // nil when Obstacle is set
 	Obstacle   *Obstacle // nil when Antagonist is set
 	Mu         float64   // Coulomb friction coefficient
-	Basis      Basis
-	Alert      float64 // alert distance, m
+	Law        Law       // zero value: Positional
+	Basis      Basis     // zero value: Nodal
+	// Alert is the alert distance (m): nodes farther than that from the
+	// antagonist are not paired. Zero means half the shortest edge of the
+	// candidate side. Check refuses more than half the smallest extent of
+	// the bodies in the pair, which would pair nodes with edges across a
+	// body.
+	Alert float64
 	// OneWay leaves out the reverse pass of a pair of sides: only the
 	// candidate's nodes are kept out of the antagonist, and the
 	// antagonist's nodes may enter the candidate body. By default both
@@ -37,25 +44,63 @@ type pass struct {
 	reverse bool
 }
 
-func (p *Pair) check() error {
+// Check fills in the default alert distance and checks the pair, as
+// NewDetector does: a caller that builds pairs from its own input calls it
+// to report an error in that input's terms.
+func (p *Pair) Check() error {
+	if p.Candidate != nil && p.Alert == 0 {
+		p.Alert = p.defaultAlert()
+	}
 	switch {
 	case p.Candidate == nil:
-		return fmt.Errorf("contact pair %q: no candidate side", p.Name)
+		return errors.New("no candidate side")
 	case (p.Antagonist == nil) == (p.Obstacle == nil):
-		return fmt.Errorf("contact pair %q: give exactly one antagonist: a side or an obstacle", p.Name)
+		return errors.New("give exactly one antagonist: a side or an obstacle")
 	case !(p.Mu >= 0) || math.IsInf(p.Mu, 0):
-		return fmt.Errorf("contact pair %q: friction coefficient mu = %g must be finite and non-negative", p.Name, p.Mu)
+		return fmt.Errorf("friction coefficient mu = %g: expected a finite, non-negative value", p.Mu)
 	case !(p.Alert > 0) || math.IsInf(p.Alert, 0):
-		return fmt.Errorf("contact pair %q: alert distance %g must be positive and finite", p.Name, p.Alert)
+		return fmt.Errorf("alert = %g m: expected a positive, finite distance", p.Alert)
 	case p.Basis != Nodal && p.Basis != Pairing:
-		return fmt.Errorf("contact pair %q: unknown reaction basis %d", p.Name, p.Basis)
+		return fmt.Errorf("unknown reaction basis %d", p.Basis)
+	case p.Law != Positional && p.Law != Shock:
+		return fmt.Errorf("unknown contact law %d", p.Law)
+	}
+	if limit := alertLimit(p.Candidate, p.Antagonist); p.Alert > limit {
+		return fmt.Errorf("alert = %g m: expected at most %.3g m, half the smallest extent of the bodies in contact: a farther alert pairs nodes with edges across a body", p.Alert, limit)
 	}
 	if p.Obstacle != nil {
-		if err := p.Obstacle.check(); err != nil {
-			return fmt.Errorf("contact pair %q: %w", p.Name, err)
-		}
+		return p.Obstacle.check()
 	}
 	return nil
+}
+
+// defaultAlert is half the shortest edge of the candidate side, far more
+// than a step's penetration at the speeds a stable contact step allows,
+// within the limit Check sets (a one-cell body reaches it).
+func (p *Pair) defaultAlert() float64 {
+	a := alertLimit(p.Candidate, p.Antagonist)
+	for _, e := range p.Candidate.Edges {
+		a = math.Min(a, p.Candidate.Mesh.EdgeLength(e)/2)
+	}
+	return a
+}
+
+// alertLimit is half the smallest width or height of the sides' meshes.
+func alertLimit(sides ...*Side) float64 {
+	limit := math.Inf(1)
+	for _, s := range sides {
+		if s == nil {
+			continue
+		}
+		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+		for _, x := range s.Mesh.Nodes {
+			for k := range 2 {
+				lo[k], hi[k] = math.Min(lo[k], x[k]), math.Max(hi[k], x[k])
+			}
+		}
+		limit = math.Min(limit, math.Min(hi[0]-lo[0], hi[1]-lo[1])/2)
+	}
+	return limit
 }
 
 // Detector finds contacts for a list of pairs.
@@ -69,8 +114,8 @@ type Detector struct {
 // NewDetector checks the pairs and computes their pairing matrices.
 func NewDetector(pairs ...*Pair) (*Detector, error) {
 	for _, p := range pairs {
-		if err := p.check(); err != nil {
-			return nil, err
+		if err := p.Check(); err != nil {
+			return nil, fmt.Errorf("contact pair %q: %w", p.Name, err)
 		}
 		w := p.Candidate.PairingMatrix()
 		if p.Basis == Nodal {

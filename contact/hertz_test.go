@@ -1,19 +1,18 @@
-package contact
+package contact_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/internal/analytic"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/signorini"
+	"github.com/fecontact/fecontact/timestep"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // indent presses a block (0.08 x 0.04 m, plane strain) onto a rigid
@@ -21,7 +20,7 @@ import (
 // top edge down by delta, frictionless, and returns the reaction density at
 // each bottom node in contact (x, R_j) and the total force per unit
 // thickness. The static problem: u = K^-1 (f + H~' R), gap g~ + H~ u >= 0.
-func indent(t *testing.T, kind mesh.Kind, nx, ny int, basis Basis, delta float64, radius float64) (xs, rs []float64, force float64) {
+func indent(t *testing.T, kind mesh.Kind, nx, ny int, basis contact.Basis, delta float64, radius float64) (xs, rs []float64, force float64) {
 	mat := element.Elastic{E: 1e9, Nu: 0.3, Rho: 1000}
 	m, err := mesh.Rectangle([2]float64{-0.04, 0}, 0.08, 0.04, nx, ny, kind)
 	require.NoError(t, err)
@@ -35,55 +34,37 @@ func indent(t *testing.T, kind mesh.Kind, nx, ny int, basis Basis, delta float64
 	factor, err := s.FactorLast(K, bottom)
 	require.NoError(t, err)
 	// Compliance of the bottom DOFs: (K^-1)_BB from the factor's tail.
-	var eqs []int
-	for _, n := range bottom {
-		eqs = append(eqs, s.DOFs.Eq[2*n], s.DOFs.Eq[2*n+1])
-	}
-	nb := len(eqs)
-	C := factor.Tail(nb)
-	_, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nb, Stride: nb, Data: C})
-	require.True(t, ok)
-	pos := map[int]int{}
-	for k, e := range eqs {
-		pos[e] = k
-	}
-	at := func(i, j int) float64 { return C[max(i, j)*nb+min(i, j)] } // lower triangle
+	C, eqs, err := factor.TailCompliance(2 * len(bottom))
+	require.NoError(t, err)
 	u0 := factor.Solve(f)
 
-	side, err := NewSide(0, m, s.DOFs, "bottom", 1)
+	side, err := contact.NewSide(0, m, s.DOFs, "bottom", 1)
 	require.NoError(t, err)
-	cyl := &Obstacle{Name: "cylinder", Center: [2]float64{0, -radius}, Radius: radius}
-	det, err := NewDetector(&Pair{Name: "hertz", Candidate: side, Obstacle: cyl, Basis: basis, Alert: 0.02})
+	cyl := &contact.Obstacle{Name: "cylinder", Center: [2]float64{0, -radius}, Radius: radius}
+	det, err := contact.NewDetector(&contact.Pair{Name: "hertz", Candidate: side, Obstacle: cyl, Basis: basis, Alert: 0.02})
 	require.NoError(t, err)
-	units, _, err := det.Detect(Config{})
+	units, _, err := det.Detect(contact.Config{})
 	require.NoError(t, err)
 	n := len(units)
-	p := &signorini.Problem{W: &signorini.Dense{N: n, Data: make([]float64, 4*n*n)}, Q: make([]float64, 2*n), Mu: make([]float64, n), Shift: make([]float64, n)}
-	W := p.W.(*signorini.Dense)
+	d, err := timestep.NewDelassus(timestep.Compliance{Eqs: eqs, C: C})
+	require.NoError(t, err)
+	W, err := d.Build(units)
+	require.NoError(t, err)
+	p := &signorini.Problem{W: W, Q: make([]float64, 2*n), Mu: make([]float64, n), Shift: make([]float64, n)}
 	for a, ua := range units {
 		U := ua.Velocity([][]float64{u0})
 		p.Q[2*a], p.Q[2*a+1], p.Shift[a] = U[0], U[1], ua.Gap
-		for b, ub := range units {
-			for _, ea := range ua.Entries {
-				for _, eb := range ub.Entries {
-					c := at(pos[ea.Eq], pos[eb.Eq])
-					W.Data[(2*a)*2*n+2*b] += ea.N * c * eb.N
-					W.Data[(2*a)*2*n+2*b+1] += ea.N * c * eb.T
-					W.Data[(2*a+1)*2*n+2*b] += ea.T * c * eb.N
-					W.Data[(2*a+1)*2*n+2*b+1] += ea.T * c * eb.T
-				}
-			}
-		}
 	}
 	// Reactions (Pa) and displacements (m) differ by ten orders of
 	// magnitude: solve for R' = R / alpha with alpha W of unit diagonal, so
 	// that the residual weighs both alike.
 	alpha := 0.0
 	for a := 0; a < n; a++ {
-		alpha += W.Data[(2*a)*2*n+2*a] / float64(n)
+		alpha += W.Diag(a)[0] / float64(n)
 	}
-	for i := range W.Data {
-		W.Data[i] /= alpha
+	dense := W.(*signorini.Dense) // one body: every unit coupled
+	for i := range dense.Data {
+		dense.Data[i] /= alpha
 	}
 	res, err := signorini.NLGS(p, signorini.Options{Tol: 1e-12, ChangeTol: -1, MaxSweeps: 200000})
 	require.NoError(t, err)
@@ -119,11 +100,11 @@ func TestHertzProfiles(t *testing.T) {
 		name   string
 		kind   mesh.Kind
 		nx, ny int
-		basis  Basis
+		basis  contact.Basis
 	}{
-		{"Q4 nodal", mesh.Q4, 80, 40, Nodal},
-		{"Q8 nodal", mesh.Q8, 40, 20, Nodal},
-		{"Q8 pairing", mesh.Q8, 40, 20, Pairing},
+		{"Q4 nodal", mesh.Q4, 80, 40, contact.Nodal},
+		{"Q8 nodal", mesh.Q8, 40, 20, contact.Nodal},
+		{"Q8 pairing", mesh.Q8, 40, 20, contact.Pairing},
 	} {
 		xs, rs, force := indent(t, tc.kind, tc.nx, tc.ny, tc.basis, 2e-4, 0.5)
 		h := analytic.HertzCylinder{R: 0.5, E: 1e9, Nu: 0.3, P: force}

@@ -27,7 +27,6 @@ type Model struct {
 	Scene    *Scene
 	Bodies   []*timestep.Body
 	Detector *contact.Detector
-	Laws     []timestep.Law
 }
 
 // Model builds the scene's bodies and contact pairs.
@@ -68,9 +67,7 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: contact %d (%s): %w", s.Name, i+1, c.Name, err)
 		}
-		law, _ := timestep.ParseLaw(c.Law)
 		pairs = append(pairs, p)
-		m.Laws = append(m.Laws, law)
 	}
 	det, err := contact.NewDetector(pairs...)
 	if err != nil {
@@ -91,7 +88,7 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 		change = *s.Solver.ChangeTolerance
 	}
 	opts := timestep.SimOptions{
-		H: s.Time.H, Theta: s.Time.Theta, Laws: m.Laws, Strict: s.Solver.Strict,
+		H: s.Time.H, Theta: s.Time.Theta, Strict: s.Solver.Strict,
 		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
 	}
 	if len(onProblem) > 0 {
@@ -158,7 +155,7 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 	if b.Gravity != nil {
 		g = [2]float64{b.Gravity[0], b.Gravity[1]}
 	}
-	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.Options{
+	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.BodyOptions{
 		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
 	})
 	if err != nil {
@@ -193,26 +190,7 @@ func (o Obstacle) build() *contact.Obstacle {
 func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side, error) {
 	i := index[sd.Body]
 	b := bodies[i]
-	return contact.NewSide(i, b.Space.Mesh, b.Space.DOFs, sd.Group, b.Material.T())
-}
-
-// alertLimit is half the smallest width or height of the bodies of a pair.
-func alertLimit(bodies []*timestep.Body, index map[string]int, c Contact) float64 {
-	names := []string{c.Candidate.Body}
-	if c.Antagonist != nil {
-		names = append(names, c.Antagonist.Body)
-	}
-	limit := math.Inf(1)
-	for _, n := range names {
-		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-		for _, x := range bodies[index[n]].Space.Mesh.Nodes {
-			for k := range 2 {
-				lo[k], hi[k] = math.Min(lo[k], x[k]), math.Max(hi[k], x[k])
-			}
-		}
-		limit = math.Min(limit, math.Min(hi[0]-lo[0], hi[1]-lo[1])/2)
-	}
-	return limit
+	return contact.NewSide(i, b.Space.Mesh, b.Space.DOFs, sd.Group, b.Thickness)
 }
 
 func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles map[string]*contact.Obstacle) (*contact.Pair, error) {
@@ -222,6 +200,7 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles 
 	}
 	p := &contact.Pair{Name: c.Name, Candidate: cand, Mu: c.Mu, Alert: c.Alert, OneWay: c.OneWay}
 	p.Basis, _ = contact.ParseBasis(c.Basis)
+	p.Law, _ = contact.ParseLaw(c.Law)
 	if c.Antagonist != nil {
 		if p.Antagonist, err = side(bodies, index, *c.Antagonist); err != nil {
 			return nil, fmt.Errorf("antagonist: %w", err)
@@ -229,18 +208,7 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles 
 	} else {
 		p.Obstacle = obstacles[c.Obstacle]
 	}
-	if limit := alertLimit(bodies, index, c); p.Alert > limit {
-		return nil, fmt.Errorf("alert = %g m: expected at most %.3g m, half the smallest extent of the bodies in contact: a farther alert pairs nodes with edges across a body", p.Alert, limit)
-	}
-	if p.Alert == 0 {
-		// Half the shortest candidate edge: far more than a step's
-		// penetration at the speeds a stable contact step allows.
-		p.Alert = math.Inf(1)
-		for _, e := range cand.Edges {
-			p.Alert = math.Min(p.Alert, cand.Mesh.EdgeLength(e)/2)
-		}
-	}
-	return p, nil
+	return p, p.Check()
 }
 
 // Warnings lists what the model can tell before it runs: nodes that start

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/fecontact/fecontact/timestep"
 )
 
 // Scene is the content of a scene file.
@@ -205,7 +206,7 @@ func (s *Scene) explicitZeros(md toml.MetaData) error {
 
 func (s *Scene) defaults() {
 	if s.Time.Theta == 0 {
-		s.Time.Theta = 0.5
+		s.Time.Theta = timestep.DefaultTheta // alpha's check below needs it
 	}
 	if s.Output.Every == 0 {
 		s.Output.Every = 10

@@ -109,6 +109,37 @@ func NewBlockSparse(n int, entries []Triplet) (*BlockSparse, error) {
 	return w, nil
 }
 
+// NewBlockSparsePattern returns a W of len(cols) contacts whose blocks
+// are zero, stored at the diagonal and at the off-diagonal positions
+// cols[a] of every block row a (sorted, without a), for a caller to fill
+// through Block.
+func NewBlockSparsePattern(cols [][]int) *BlockSparse {
+	n := len(cols)
+	w := &BlockSparse{N: n, Ptr: make([]int, n+1), diag: make([][4]float64, n)}
+	for a, c := range cols {
+		w.Ptr[a+1] = w.Ptr[a] + len(c)
+	}
+	w.Col = make([]int, 0, w.Ptr[n])
+	for _, c := range cols {
+		w.Col = append(w.Col, c...)
+	}
+	w.Blocks = make([][4]float64, w.Ptr[n])
+	return w
+}
+
+// Block returns the stored block W_ab (row-major), or nil when the
+// pattern has none there.
+func (w *BlockSparse) Block(a, b int) *[4]float64 {
+	if a == b {
+		return &w.diag[a]
+	}
+	row := w.Col[w.Ptr[a]:w.Ptr[a+1]]
+	if k, ok := sort.Find(len(row), func(i int) int { return b - row[i] }); ok {
+		return &w.Blocks[w.Ptr[a]+k]
+	}
+	return nil
+}
+
 // Contacts is n.
 func (w *BlockSparse) Contacts() int { return w.N }
 

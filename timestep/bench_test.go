@@ -11,7 +11,7 @@ import (
 // DOFs (200 x 200 cells), and its ratio to one solve with the same factor:
 // the floor of a step is one forward and one backward substitution.
 func BenchmarkStep(b *testing.B) {
-	body := newBody(b, mesh.Q4, 0.04, 0.04, 200, 200, Options{})
+	body := newBody(b, mesh.Q4, 0.04, 0.04, 200, 200, BodyOptions{})
 	body.SetVelocity(swirl)
 	s, err := NewStepper(1e-7, 0.5, body)
 	if err != nil {

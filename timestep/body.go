@@ -3,6 +3,7 @@ package timestep
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/element"
@@ -21,12 +22,15 @@ type Traction struct {
 
 // Body is a deformable body: its space, material, matrices and state.
 type Body struct {
-	Name     string
-	Space    *assemble.Space
-	Material element.Elastic
-	M, K     *sparse.CSR
-	Damping  Rayleigh
-	Gravity  [2]float64
+	Name  string
+	Space *assemble.Space
+	// Material is the zero value for a body made of its matrices
+	// (NewBodyFromMatrices): it has no stresses to recover.
+	Material  element.Elastic
+	Thickness float64 // m
+	M, K      *sparse.CSR
+	Damping   Rayleigh
+	Gravity   [2]float64
 	// Tractions are applied on top of gravity; they may depend on time.
 	Tractions []Traction
 	// Ramp, when positive, raises gravity and the tractions linearly from
@@ -43,29 +47,33 @@ type Body struct {
 	ContactNodes []int
 
 	gravity []float64 // the constant load vector of gravity
+	masses  []float64 // nodal masses of a body of matrices (NodalMasses)
 }
 
-// Options of a body beyond its mesh and material.
-type Options struct {
-	Fixed    []assemble.Fix
+// BodyOptions are a body's loads, damping and mass lumping; its supports
+// are the fixes of its Space.
+type BodyOptions struct {
 	Lumped   bool // HRZ lumped mass instead of the consistent one
 	Damping  Rayleigh
 	Gravity  [2]float64
 	Traction []Traction
 	Ramp     float64 // s; see Body.Ramp
+	// Thickness (m) is for NewBodyFromMatrices (NewBody takes the
+	// material's); 0 means 1 m.
+	Thickness float64
 }
 
 // NewBody assembles a body's matrices and loads; it starts at rest in its
 // reference configuration.
-func NewBody(name string, space *assemble.Space, mat element.Elastic, opt Options) (*Body, error) {
+func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOptions) (*Body, error) {
 	if err := mat.Validate(); err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
-	if !(opt.Ramp >= 0) || math.IsInf(opt.Ramp, 0) {
-		return nil, fmt.Errorf("body %s: ramp = %g s: expected a duration >= 0", name, opt.Ramp)
+	if opt.Thickness != 0 && opt.Thickness != mat.T() {
+		return nil, fmt.Errorf("body %s: thickness %g m in the options and %g m in the material: give it in the material", name, opt.Thickness, mat.T())
 	}
-	if opt.Damping.Alpha < 0 || opt.Damping.Beta < 0 {
-		return nil, fmt.Errorf("body %s: Rayleigh coefficients must not be negative (alpha %g, beta %g)", name, opt.Damping.Alpha, opt.Damping.Beta)
+	if err := opt.check(); err != nil {
+		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
 	K, err := space.Stiffness(mat)
 	if err != nil {
@@ -73,16 +81,14 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt Option
 	}
 	var M *sparse.CSR
 	if opt.Lumped {
-		ml, err := space.LumpedMass(mat)
-		if err != nil {
+		if M, err = space.LumpedMassMatrix(mat); err != nil {
 			return nil, fmt.Errorf("body %s: %w", name, err)
 		}
-		M = space.Diagonal(ml)
 	} else if M, err = space.Mass(mat); err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
-	b := &Body{Name: name, Space: space, Material: mat, M: M, K: K, Damping: opt.Damping,
-		Gravity: opt.Gravity, Tractions: opt.Traction, Ramp: opt.Ramp, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
+	b := bodyOf(name, space, M, K, mat.T(), opt)
+	b.Material = mat
 	for _, tr := range opt.Traction {
 		if _, err := space.Mesh.EdgeGroup(tr.Group); err != nil {
 			return nil, fmt.Errorf("body %s: traction: %w", name, err)
@@ -92,6 +98,100 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt Option
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
 	return b, nil
+}
+
+// NewBodyFromMatrices makes a body of a caller's own mass and stiffness
+// matrices (an element or a material this module does not have), given
+// over the mesh's full DOFs, 2 per node, index 2*node+c: symmetric, M
+// positive definite and K positive semi-definite on the free DOFs
+// (NewStepper's factorisation tells otherwise, naming the equation). The
+// space's fixed DOFs are left out (assemble.Space.Restrict). Gravity is
+// the load M g, exact for any mass matrix whose shape functions sum to one;
+// the nodal masses are M's row sums; the body has no stresses to recover.
+func NewBodyFromMatrices(name string, space *assemble.Space, M, K *sparse.CSR, opt BodyOptions) (*Body, error) {
+	if err := opt.check(); err != nil {
+		return nil, fmt.Errorf("body %s: %w", name, err)
+	}
+	t := opt.Thickness
+	if t == 0 {
+		t = 1
+	}
+	mats := [2]*sparse.CSR{M, K}
+	for i, A := range mats {
+		what := [2]string{"mass", "stiffness"}[i]
+		B, err := space.Restrict(A)
+		if err != nil {
+			return nil, fmt.Errorf("body %s: %s matrix: %w", name, what, err)
+		}
+		if err := symmetric(B); err != nil {
+			return nil, fmt.Errorf("body %s: %s matrix: %w", name, what, err)
+		}
+		mats[i] = B
+	}
+	b := bodyOf(name, space, mats[0], mats[1], t, opt)
+	for _, tr := range opt.Traction {
+		if _, err := space.Mesh.EdgeGroup(tr.Group); err != nil {
+			return nil, fmt.Errorf("body %s: traction: %w", name, err)
+		}
+	}
+	nf := 2 * len(space.Mesh.Nodes)
+	g, f := make([]float64, nf), make([]float64, nf)
+	for i := range g {
+		g[i] = opt.Gravity[i%2]
+	}
+	M.MulVecTo(f, false, g)
+	for e, full := range space.DOFs.DOF {
+		b.gravity[e] = f[full]
+	}
+	clear(f)
+	for i := range g {
+		g[i] = float64(1 - i%2) // unit x translation: row sums of the x rows
+	}
+	M.MulVecTo(f, false, g)
+	b.masses = make([]float64, len(space.Mesh.Nodes))
+	for n := range b.masses {
+		b.masses[n] = f[2*n] / t
+	}
+	return b, nil
+}
+
+func bodyOf(name string, space *assemble.Space, M, K *sparse.CSR, thickness float64, opt BodyOptions) *Body {
+	return &Body{Name: name, Space: space, Thickness: thickness, M: M, K: K, Damping: opt.Damping,
+		Gravity: opt.Gravity, Tractions: opt.Traction, Ramp: opt.Ramp, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
+}
+
+func (opt BodyOptions) check() error {
+	switch {
+	case !(opt.Ramp >= 0) || math.IsInf(opt.Ramp, 0):
+		return fmt.Errorf("ramp = %g s: expected a duration >= 0", opt.Ramp)
+	case !(opt.Damping.Alpha >= 0) || !(opt.Damping.Beta >= 0) || math.IsInf(opt.Damping.Alpha+opt.Damping.Beta, 0):
+		return fmt.Errorf("Rayleigh coefficients alpha %g, beta %g: expected finite values >= 0", opt.Damping.Alpha, opt.Damping.Beta)
+	case !(opt.Thickness >= 0) || math.IsInf(opt.Thickness, 0):
+		return fmt.Errorf("thickness = %g m: expected a positive value", opt.Thickness)
+	case math.IsNaN(opt.Gravity[0]+opt.Gravity[1]) || math.IsInf(opt.Gravity[0]+opt.Gravity[1], 0):
+		return fmt.Errorf("gravity = %v: expected finite values", opt.Gravity)
+	}
+	return nil
+}
+
+// symmetric checks A = A' to round-off (1e-12 of its largest entry); A is
+// on a space's pattern, whose rows hold sorted columns.
+func symmetric(A *sparse.CSR) error {
+	raw := A.RawMatrix()
+	var big float64
+	for _, v := range raw.Data {
+		big = math.Max(big, math.Abs(v))
+	}
+	for i := 0; i < raw.I; i++ {
+		for k := raw.Indptr[i]; k < raw.Indptr[i+1]; k++ {
+			if j := raw.Ind[k]; j > i {
+				if d := math.Abs(raw.Data[k] - A.At(j, i)); d > 1e-12*big {
+					return fmt.Errorf("not symmetric: entries (%d, %d) and (%d, %d) differ by %.3g", i, j, j, i, d)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // SetVelocity sets the velocity of every free DOF from a field of the
@@ -106,7 +206,7 @@ func (b *Body) SetVelocity(v func(x [2]float64) [2]float64) {
 func (b *Body) Force(dst []float64, t float64) error {
 	copy(dst, b.gravity)
 	for _, tr := range b.Tractions {
-		err := b.Space.Traction(dst, tr.Group, b.Material.T(), func(x, n [2]float64) [2]float64 { return tr.Value(t, x, n) })
+		err := b.Space.Traction(dst, tr.Group, b.Thickness, func(x, n [2]float64) [2]float64 { return tr.Value(t, x, n) })
 		if err != nil {
 			return fmt.Errorf("body %s: %w", b.Name, err)
 		}
@@ -137,4 +237,28 @@ func (b *Body) Velocity() []float64 {
 	v := make([]float64, 2*len(b.Space.Mesh.Nodes))
 	b.Space.Expand(v, b.V, nil)
 	return v
+}
+
+// NodalMasses returns each node's mass per m of thickness (kg/m): the row
+// sums of the consistent mass matrix over every node, fixed or not (rho
+// times the integral of the node's shape function); for a body made of its
+// matrices, the row sums of its M.
+func (b *Body) NodalMasses() ([]float64, error) {
+	if b.masses != nil {
+		return slices.Clone(b.masses), nil
+	}
+	all, err := assemble.NewSpace(b.Space.Mesh)
+	if err != nil {
+		return nil, err
+	}
+	f := all.Vector()
+	rho := b.Material.Rho
+	if err := all.BodyForce(f, 1, func([2]float64) [2]float64 { return [2]float64{rho, 0} }); err != nil {
+		return nil, fmt.Errorf("body %s: nodal masses: %w", b.Name, err)
+	}
+	m := make([]float64, len(b.Space.Mesh.Nodes))
+	for i := range m {
+		m[i] = f[2*i] // no fixes: equation 2i is node i's x
+	}
+	return m, nil
 }

@@ -24,7 +24,7 @@ func TestCantileverPeriod(t *testing.T) {
 	require.NoError(t, err)
 	s, err := assemble.NewSpace(m, assemble.Fix{Group: "left", Comp: assemble.XY})
 	require.NoError(t, err)
-	b, err := NewBody("cantilever", s, mat, Options{})
+	b, err := NewBody("cantilever", s, mat, BodyOptions{})
 	require.NoError(t, err)
 
 	// Static deflection under 100 N spread over the tip.

@@ -13,7 +13,7 @@
 // Mhat = M + h theta C + h^2 theta^2 K, factorised once per body and reused
 // while h, theta and the material stay the same. r = H P is the generalised
 // contact impulse over the step; it enters between the two halves of a Step
-// (FreeVelocity, then AddImpulse, then Finish), which is the place the
+// (Begin, then AddImpulse, then Finish), which is the place the
 // contact solver uses. The nodes a contact may act on are ordered last in
 // the factor: their compliance (Mhat^-1)_BB is the inverse of the factor's
 // dense tail, their free velocity the last block of the backward
@@ -32,4 +32,18 @@
 // external work, damping loss, numerical dissipation (zero for theta = 1/2)
 // and contact work, so that T + E + losses - work stays at its initial value
 // to round-off.
+//
+// Contact laws (contact.Law, per pair). contact.Positional is the Signorini
+// law on the gap of the mid configuration q_m = q + h (1-theta) v, the form
+// of LMGC90's GAP_SGR_CLB: with g_m = g + h (1-theta) U_N,start, P_N >= 0
+// complementary to U_N,end + s >= 0, s = max(g_m/h, (1-theta) U_N,start /
+// theta). The first bound keeps the next mid configuration clear and damps
+// the period-2 mode that g + h U_N,theta >= 0 has at theta = 1/2 (its factor
+// is -(1-theta), against -1); the second keeps U_N,theta <= 0 wherever P_N >
+// 0, so on a unit that is not penetrated the law never does positive work. A
+// unit found penetrated (g < 0) is pushed out on g_m alone, by at most
+// pushReach of its length per step; that work is booked apart
+// (PushOutWork). contact.Shock imposes U_N,end >= 0 on the units whose gap
+// predicted with the free velocity closes in the step, and leaves the others
+// open.
 package timestep

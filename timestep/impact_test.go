@@ -70,7 +70,7 @@ func impact(t *testing.T, tc impactCase, kind mesh.Kind, basis contact.Basis, ma
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := NewBody(fmt.Sprint(k), s, mat, Options{})
+		b, err := NewBody(fmt.Sprint(k), s, mat, BodyOptions{})
 		require.NoError(t, err)
 		v := [2]float64{1 - 2*float64(k), 0}
 		b.SetVelocity(func([2]float64) [2]float64 { return v })

@@ -10,47 +10,20 @@ import (
 	"github.com/fecontact/fecontact/signorini"
 )
 
-// Law is the contact law of a pair (DESIGN.md section 6).
-type Law int
+// DefaultTheta is the theta of a Simulation whose options leave it zero:
+// 1/2, the scheme that conserves energy.
+const DefaultTheta = 0.5
 
-// Laws.
-const (
-	// Positional is the Signorini law on the gap of the mid configuration
-	// q_m = q + h (1-theta) v, the form of LMGC90's GAP_SGR_CLB: with
-	// g_m = g + h (1-theta) U_N,start, P_N >= 0 complementary to
-	// U_N,end + s >= 0, s = max(g_m/h, (1-theta) U_N,start / theta). The
-	// first bound keeps the next mid configuration clear and damps the
-	// period-2 mode that g + h U_N,theta >= 0 has at theta = 1/2 (its factor
-	// is -(1-theta), against -1); the second keeps U_N,theta <= 0 wherever
-	// P_N > 0, so on a unit that is not penetrated the law never does
-	// positive work. A unit found penetrated (g < 0) is pushed out on g_m
-	// alone; that work is booked apart (PushOutWork). Bodies at rest do not
-	// drift. The default.
-	Positional Law = iota
-	// Shock is the velocity law U_N,end >= 0 for the contacts whose gap
-	// predicted with the free velocity is not positive: inelastic impacts
-	// (dissipation index 1), the law of seeds/000 sections 6-7.
-	Shock
-)
-
-// ParseLaw reads "signorini" (or "positional") or "shock".
-func ParseLaw(s string) (Law, error) {
-	switch s {
-	case "signorini", "positional", "":
-		return Positional, nil
-	case "shock":
-		return Shock, nil
-	}
-	return 0, fmt.Errorf("contact law %q: expected signorini or shock", s)
-}
-
-// SimOptions configure a Simulation.
+// SimOptions configure a Simulation. Only H is required: the zero value of
+// every other field is the default.
 type SimOptions struct {
-	H, Theta float64
-	// Laws gives the law of each of the detector's pairs (nil: all Positional).
-	Laws []Law
+	H     float64 // time step, s
+	Theta float64 // in [1/2, 1]; 0 means DefaultTheta
 	// Solver configures NLGS; its Start and Warm are set by the simulation
-	// (warm start from the previous step's impulses).
+	// (warm start from the previous step's impulses). Its ChangeTol left
+	// zero stops on the residual alone: warm-started impulses of a
+	// hyperstatic contact set (a block resting on a floor) drift along the
+	// set of solutions and would never meet a bound on their change.
 	Solver signorini.Options
 	// Strict stops the simulation when NLGS does not converge; otherwise the
 	// step goes on with the last iterate and is counted in Unconverged.
@@ -98,10 +71,9 @@ type Simulation struct {
 
 	disp     [][]float64
 	r        [][]float64
-	pos      [][]int // per body: equation -> index in its compliance, or -1
+	delassus *Delassus
 	warm     map[unitID][2]float64
 	contacts []ContactState
-	colBuf   []float64 // columns C h_a of delassus, reused every step
 	// Cumulative works of contact (see StepStats) and the count of steps
 	// whose NLGS did not converge.
 	NormalWork, FrictionWork, ObstacleWork, PushOutWork float64
@@ -123,8 +95,11 @@ func idOf(k contact.Key) unitID { return unitID{k.Pair, k.Node, k.Reverse} }
 // NewSimulation marks every node of the detector's sides as a contact node
 // of its body, then factorises the bodies (NewStepper).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
-	if opt.Laws != nil && len(opt.Laws) != len(det.Pairs) {
-		return nil, fmt.Errorf("simulation: %d laws for %d contact pairs", len(opt.Laws), len(det.Pairs))
+	if opt.Theta == 0 {
+		opt.Theta = DefaultTheta
+	}
+	if opt.Solver.ChangeTol == 0 {
+		opt.Solver.ChangeTol = -1
 	}
 	seen := make([]map[int]bool, len(bodies))
 	for i := range seen {
@@ -161,27 +136,16 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	s := &Simulation{Stepper: st, Detector: det, opt: opt, warm: map[unitID][2]float64{}}
+	comps := make([]Compliance, len(bodies))
 	for i, b := range bodies {
 		s.disp = append(s.disp, make([]float64, 2*len(b.Space.Mesh.Nodes)))
 		s.r = append(s.r, make([]float64, b.Space.N()))
-		pos := make([]int, b.Space.N())
-		for e := range pos {
-			pos[e] = -1
-		}
-		_, eqs := st.Compliance(i)
-		for k, e := range eqs {
-			pos[e] = k
-		}
-		s.pos = append(s.pos, pos)
+		comps[i] = st.Compliance(i)
+	}
+	if s.delassus, err = NewDelassus(comps...); err != nil {
+		return nil, err
 	}
 	return s, nil
-}
-
-func (s *Simulation) law(pair int) Law {
-	if s.opt.Laws == nil {
-		return Positional
-	}
-	return s.opt.Laws[pair]
 }
 
 // Contacts returns the units of the last step with their impulses.
@@ -245,16 +209,19 @@ func (s *Simulation) Step() (StepStats, error) {
 	if stats.Step == 1 {
 		s.InitialPenetration = math.Max(0, -stats.MinGap)
 	}
-	if err := st.FreeVelocity(); err != nil {
+	if err := st.Begin(); err != nil {
 		return stats, err
 	}
 	v0 := make([][]float64, st.NumBodies())
 	vfree := make([][]float64, st.NumBodies())
 	for i := range v0 {
 		v0[i] = st.Body(i).V
-		vfree[i] = st.FreeV(i)
+		vfree[i] = st.FreeVelocity(i)
 	}
-	prob, u0, rigid1, active, push := s.problem(units, v0, vfree, nil, t, h, th)
+	prob, u0, rigid1, active, push, err := s.problem(units, v0, vfree, nil, t, h, th)
+	if err != nil {
+		return stats, err
+	}
 	var res *signorini.Result
 	if len(units) > 0 && s.opt.OnProblem != nil {
 		if err := s.opt.OnProblem(stats.Step, prob); err != nil {
@@ -278,7 +245,9 @@ func (s *Simulation) Step() (StepStats, error) {
 			stats.Corrected++
 			units = punits
 			s.startRigid(units, t)
-			prob, u0, rigid1, active, push = s.problem(units, v0, vfree, vpred, t, h, th)
+			if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
+				return stats, err
+			}
 			if res, err = s.solve(prob, units, &stats); err != nil {
 				return stats, err
 			}
@@ -329,12 +298,12 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 	for i := range vfree {
 		b := st.Body(i)
 		v[i] = slices.Clone(vfree[i])
-		C, eqs := st.Compliance(i)
-		nb := len(eqs)
-		for k, e := range eqs {
+		c := st.Compliance(i)
+		nb := len(c.Eqs)
+		for k, e := range c.Eqs {
 			var dv float64
-			for l, f := range eqs {
-				dv += C[k*nb+l] * s.r[i][f]
+			for l, f := range c.Eqs {
+				dv += c.C[k*nb+l] * s.r[i][f]
 			}
 			v[i][e] += dv
 			s.disp[i][b.Space.DOFs.DOF[e]] = b.Q[e] + h*(th*v[i][e]+(1-th)*b.V[e])
@@ -374,7 +343,7 @@ func (s *Simulation) deep(units []contact.Unit) bool {
 // detected at the end configuration predicted by the velocities pred, and
 // their gap is carried back to the start along the linearisation: g_start =
 // g_pred - h (theta U_pred + (1-theta) U_start), in their frames.
-func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active, push []bool) {
+func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active, push []bool, err error) {
 	n := len(units)
 	p = &signorini.Problem{Q: make([]float64, 2*n), Mu: make([]float64, n), Shift: make([]float64, n)}
 	u0, rigid1, active, push = make([][2]float64, n), make([][2]float64, n), make([]bool, n), make([]bool, n)
@@ -390,8 +359,8 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		uf[1] += rigid1[a][1] - u.Rigid[1]
 		u0[a] = u.Velocity(v0)
 		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], u.Mu
-		switch s.law(u.Key.Pair) {
-		case Positional:
+		switch pair.Law {
+		case contact.Positional:
 			active[a] = true
 			g := u.Gap
 			if pred != nil {
@@ -404,18 +373,18 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			}
 			p.Shift[a] = positionalShift(g, u0[a][0], h, th, reach)
 			push[a] = g < 0
-		case Shock:
+		case contact.Shock:
 			active[a] = u.Gap+h*uf[0] <= 0
 			if !active[a] {
 				p.Shift[a] = math.Inf(1) // always open
 			}
 		}
 	}
-	p.W = s.delassus(units)
-	return p, u0, rigid1, active, push
+	p.W, err = s.delassus.Build(units)
+	return p, u0, rigid1, active, push, err
 }
 
-// positionalShift is the shift s of the Positional law, U_N,end + s >= 0,
+// positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.
 func positionalShift(g, u0, h, th, reach float64) float64 {
 	if g < 0 {
@@ -430,63 +399,6 @@ func positionalShift(g, u0, h, th, reach float64) float64 {
 // interpenetrated) goes over several steps instead of at a speed that
 // would throw the bodies apart.
 const pushReach = 1e-3
-
-// delassus assembles W_ab = sum over bodies of H~_a' C H~_b, with C the
-// compliance of the body's contact DOFs: per body, the columns C h_a of
-// every unit touching it, then their products with every other unit's rows.
-func (s *Simulation) delassus(units []contact.Unit) *signorini.Dense {
-	n := len(units)
-	W := &signorini.Dense{N: n, Data: make([]float64, 4*n*n)}
-	m := 2 * n
-	for body := range s.pos {
-		C, eqs := s.Stepper.Compliance(body)
-		nb := len(eqs)
-		var touching []int
-		cols := make([][2][]float64, n)
-		if need := 2 * nb * n; cap(s.colBuf) < need {
-			s.colBuf = make([]float64, need)
-		}
-		for a := range units {
-			var col [2][]float64
-			for _, e := range units[a].Entries {
-				if e.Body != body {
-					continue
-				}
-				if col[0] == nil {
-					buf := s.colBuf[2*nb*a : 2*nb*(a+1)]
-					clear(buf)
-					col = [2][]float64{buf[:nb], buf[nb:]}
-				}
-				k := s.pos[body][e.Eq]
-				for i := 0; i < nb; i++ {
-					c := C[i*nb+k]
-					col[0][i] += c * e.N
-					col[1][i] += c * e.T
-				}
-			}
-			if col[0] != nil {
-				cols[a] = col
-				touching = append(touching, a)
-			}
-		}
-		for _, b := range touching {
-			for _, e := range units[b].Entries {
-				if e.Body != body {
-					continue
-				}
-				k := s.pos[body][e.Eq]
-				for _, a := range touching {
-					// W[2b+j][2a+i] += row_b,j . C h_a,i
-					W.Data[(2*b)*m+2*a] += e.N * cols[a][0][k]
-					W.Data[(2*b)*m+2*a+1] += e.N * cols[a][1][k]
-					W.Data[(2*b+1)*m+2*a] += e.T * cols[a][0][k]
-					W.Data[(2*b+1)*m+2*a+1] += e.T * cols[a][1][k]
-				}
-			}
-		}
-	}
-	return W
-}
 
 // solve runs NLGS warm-started from the previous step's impulses of the
 // same candidate nodes.

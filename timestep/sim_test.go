@@ -19,7 +19,7 @@ import (
 // block 0.12 x 0.04 (30r x 10r cells) fixed along its bottom, an upper block
 // 0.04 x 0.04 (10r x 10r) 0.5 mm above it at (-75, -50) m/s, E 1300 MPa,
 // nu 0.2, rho 7800, plane strain, mu 0.1.
-func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law Law, mu float64) (*Simulation, []*Body) {
+func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law contact.Law, mu float64) (*Simulation, []*Body) {
 	mat := element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
 	ml, err := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 30*r, 10*r, kind)
 	require.NoError(t, err)
@@ -29,18 +29,18 @@ func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law Law, m
 	require.NoError(t, err)
 	su, err := assemble.NewSpace(mu2)
 	require.NoError(t, err)
-	lower, err := NewBody("lower", sl, mat, Options{})
+	lower, err := NewBody("lower", sl, mat, BodyOptions{})
 	require.NoError(t, err)
-	upper, err := NewBody("upper", su, mat, Options{})
+	upper, err := NewBody("upper", su, mat, BodyOptions{})
 	require.NoError(t, err)
 	upper.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-75, -50} })
 	cand, err := contact.NewSide(1, mu2, su.DOFs, "bottom", 1)
 	require.NoError(t, err)
 	ant, err := contact.NewSide(0, ml, sl.DOFs, "top", 1)
 	require.NoError(t, err)
-	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: mu, Basis: basis, Alert: 2e-3})
+	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: mu, Basis: basis, Law: law, Alert: 2e-3})
 	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-6, Theta: 0.5, Laws: []Law{law}, Solver: signorini.Options{ChangeTol: -1}})
+	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-6})
 	require.NoError(t, err)
 	return sim, []*Body{lower, upper}
 }
@@ -62,7 +62,7 @@ func TestCollidingBlocks(t *testing.T) {
 	}{{mesh.Q4, contact.Nodal, 0.01}, {mesh.T3, contact.Nodal, 0.01}, {mesh.Q8, contact.Nodal, 0.015}, {mesh.T6, contact.Nodal, 0.015},
 		{mesh.Q8, contact.Pairing, 0.03}, {mesh.T6, contact.Pairing, 0.03}} {
 		t.Run(tc.kind.String()+map[contact.Basis]string{contact.Nodal: "/nodal", contact.Pairing: "/pairing"}[tc.basis], func(t *testing.T) {
-			sim, bodies := blocks(t, tc.kind, 1, tc.basis, Positional, 0.1)
+			sim, bodies := blocks(t, tc.kind, 1, tc.basis, contact.Positional, 0.1)
 			e0 := sim.Stepper.TotalEnergy()
 			minGap, slides, lastContact, worstLaw := math.Inf(1), 0, 0, 0.0
 			for i := 1; i <= 750; i++ {
@@ -125,7 +125,7 @@ func TestFrictionlessImpact(t *testing.T) {
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := NewBody([]string{"left", "right"}[k], s, mat, Options{})
+		b, err := NewBody([]string{"left", "right"}[k], s, mat, BodyOptions{})
 		require.NoError(t, err)
 		v := [2]float64{10 - 20*float64(k), 0}
 		b.SetVelocity(func([2]float64) [2]float64 { return v })
@@ -198,7 +198,7 @@ func TestFrictionlessImpact(t *testing.T) {
 // theta-weighted velocity is positive), the balance closes, and the upper block still leaves upwards: the
 // rebound comes from the bodies' elasticity, not from the law.
 func TestShockLaw(t *testing.T) {
-	sim, bodies := blocks(t, mesh.Q4, 1, contact.Nodal, Shock, 0.1)
+	sim, bodies := blocks(t, mesh.Q4, 1, contact.Nodal, contact.Shock, 0.1)
 	e0 := sim.Stepper.TotalEnergy()
 	worst, minGap := 0.0, math.Inf(1)
 	for i := 0; i < 750; i++ {
@@ -233,7 +233,7 @@ func TestCollidingBlocksRefined(t *testing.T) {
 	}
 	type result struct{ friction, vy float64 }
 	run := func(kind mesh.Kind, r int, bound float64) result {
-		sim, bodies := blocks(t, kind, r, contact.Nodal, Positional, 0.1)
+		sim, bodies := blocks(t, kind, r, contact.Nodal, contact.Positional, 0.1)
 		e0 := sim.Stepper.TotalEnergy()
 		depth := 0.0
 		for i := 1; i <= 750; i++ {

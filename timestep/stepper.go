@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
@@ -11,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // Energy is a body's energy account. Kinetic and Elastic are current
@@ -44,7 +44,7 @@ type Stepper struct {
 	time     float64
 	steps    int
 	bodies   []*state
-	stage    int // 0: ready for FreeVelocity, 1: between FreeVelocity and Finish
+	stage    int // 0: ready for Begin, 1: between Begin and Finish
 }
 
 // state is one body's factor and workspaces.
@@ -165,18 +165,9 @@ func (st *state) tail() error {
 	st.eqB = eqs
 	st.yB = make([]float64, nb)
 	st.lbb = st.factor.Tail(nb)
-	st.comp = make([]float64, nb*nb)
-	if nb == 0 {
-		return nil
-	}
-	copy(st.comp, st.lbb)
-	if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nb, Stride: nb, Data: st.comp}); !ok {
-		return fmt.Errorf("body %s: the compliance of the contact boundary is singular", b.Name)
-	}
-	for i := 0; i < nb; i++ { // Potri fills the lower triangle: mirror it
-		for j := 0; j < i; j++ {
-			st.comp[j*nb+i] = st.comp[i*nb+j]
-		}
+	var err error
+	if st.comp, _, err = st.factor.TailCompliance(nb); err != nil {
+		return fmt.Errorf("body %s: the compliance of the contact boundary: %w", b.Name, err)
 	}
 	return nil
 }
@@ -215,19 +206,19 @@ func (s *Stepper) SetStep(h, theta float64) error {
 
 // Step advances all bodies by one step without contact impulses.
 func (s *Stepper) Step() error {
-	if err := s.FreeVelocity(); err != nil {
+	if err := s.Begin(); err != nil {
 		return err
 	}
 	return s.Finish()
 }
 
-// FreeVelocity starts a step: it computes the right-hand side and the
+// Begin starts a step: it computes the right-hand side and the
 // forward substitution of v_free = v0 + Mhat^-1 h [f_theta - K (q0 + h theta
-// v0) - C v0], and the free velocity itself on the contact DOFs only (FreeV);
+// v0) - C v0], and the free velocity itself on the contact DOFs only (FreeVelocity);
 // Finish completes the solve once the impulses are known.
-func (s *Stepper) FreeVelocity() error {
+func (s *Stepper) Begin() error {
 	if s.stage != 0 {
-		return errors.New("timestep: FreeVelocity called twice without Finish")
+		return errors.New("timestep: Begin called twice without Finish")
 	}
 	h, th := s.h, s.theta
 	for _, st := range s.bodies {
@@ -261,17 +252,41 @@ func (s *Stepper) NumBodies() int { return len(s.bodies) }
 // Body returns body i.
 func (s *Stepper) Body(i int) *Body { return s.bodies[i].b }
 
-// FreeV returns body i's free velocity of the current step (read only).
+// FreeVelocity returns body i's free velocity of the current step (read only).
 // Only the entries of the contact DOFs (Body.ContactNodes) are computed:
 // the rest of the solve waits for the impulses, so that a step costs one
 // forward and one backward substitution.
-func (s *Stepper) FreeV(i int) []float64 { return s.bodies[i].vfree }
+func (s *Stepper) FreeVelocity(i int) []float64 { return s.bodies[i].vfree }
 
 // Compliance returns the compliance C = (Mhat^-1)_BB of body i's contact
-// DOFs (dense, row-major) and their equations, in C's order: an impulse r
-// on them changes their velocities by C r.
-func (s *Stepper) Compliance(i int) (C []float64, eqs []int) {
-	return s.bodies[i].comp, s.bodies[i].eqB
+// DOFs (Body.ContactNodes), kept from the factor: an impulse r on them
+// changes their velocities by C r.
+func (s *Stepper) Compliance(i int) Compliance {
+	return Compliance{Eqs: s.bodies[i].eqB, C: s.bodies[i].comp}
+}
+
+// ComplianceOn returns body i's compliance (Mhat^-1) on any of its
+// equations, one solve per equation: for DOFs other than the contact ones.
+func (s *Stepper) ComplianceOn(i int, eqs []int) (Compliance, error) {
+	if i < 0 || i >= len(s.bodies) {
+		return Compliance{}, fmt.Errorf("timestep: compliance of body %d of %d", i, len(s.bodies))
+	}
+	n := s.bodies[i].b.Space.N()
+	nb := len(eqs)
+	c := Compliance{Eqs: slices.Clone(eqs), C: make([]float64, nb*nb)}
+	r, v := make([]float64, n), make([]float64, n)
+	for k, e := range eqs {
+		if e < 0 || e >= n {
+			return Compliance{}, fmt.Errorf("timestep: compliance of body %s: equation %d of %d", s.bodies[i].b.Name, e, n)
+		}
+		clear(r)
+		r[e] = 1
+		s.Solve(i, v, r)
+		for j, f := range eqs {
+			c.C[j*nb+k] = v[f]
+		}
+	}
+	return c, nil
 }
 
 // Solve sets dst = Mhat^-1 r for body i: the velocity change an impulse r
@@ -279,11 +294,11 @@ func (s *Stepper) Compliance(i int) (C []float64, eqs []int) {
 func (s *Stepper) Solve(i int, dst, r []float64) { s.bodies[i].factor.SolveTo(dst, r) }
 
 // AddImpulse adds a generalised impulse r = H P (on body i's free DOFs) to
-// the current step: between FreeVelocity and Finish, of the body's size.
+// the current step: between Begin and Finish, of the body's size.
 func (s *Stepper) AddImpulse(i int, r []float64) error {
 	switch {
 	case s.stage != 1:
-		return errors.New("timestep: AddImpulse outside a step (call FreeVelocity first)")
+		return errors.New("timestep: AddImpulse outside a step (call Begin first)")
 	case i < 0 || i >= len(s.bodies):
 		return fmt.Errorf("timestep: AddImpulse on body %d of %d", i, len(s.bodies))
 	case len(r) != len(s.bodies[i].r):
@@ -297,7 +312,7 @@ func (s *Stepper) AddImpulse(i int, r []float64) error {
 // Finish applies the impulses, sets v1 and q1, and books the energies.
 func (s *Stepper) Finish() error {
 	if s.stage != 1 {
-		return errors.New("timestep: Finish without FreeVelocity")
+		return errors.New("timestep: Finish without Begin")
 	}
 	h, th := s.h, s.theta
 	for _, st := range s.bodies {

@@ -29,7 +29,7 @@ func TestBarOnWall(t *testing.T) {
 	require.NoError(t, err)
 	s, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	bar, err := NewBody("bar", s, mat, Options{})
+	bar, err := NewBody("bar", s, mat, BodyOptions{})
 	require.NoError(t, err)
 	bar.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-1, 0} })
 	side, err := contact.NewSide(0, m, s.DOFs, "left", 1)

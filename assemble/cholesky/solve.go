@@ -1,11 +1,12 @@
 package cholesky
 
 import (
+	"errors"
 	"fmt"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // SolveTo solves A x = b into dst (len n); dst and b may be the same slice.
@@ -35,18 +36,6 @@ func (f *Factor) Solve(b []float64) []float64 {
 	x := make([]float64, len(b))
 	f.SolveTo(x, b)
 	return x
-}
-
-// SolveMany solves A X = B column by column into dst (n x r).
-func (f *Factor) SolveMany(dst *mat.Dense, B mat.Matrix) {
-	n, r := B.Dims()
-	b := make([]float64, n)
-	x := make([]float64, n)
-	for j := 0; j < r; j++ {
-		mat.Col(b, j, B)
-		f.SolveTo(x, b)
-		dst.SetCol(j, x)
-	}
 }
 
 // forward solves L y = x in place, supernode by supernode.
@@ -136,4 +125,25 @@ func (f *Factor) Tail(nb int) []float64 {
 		}
 	}
 	return out
+}
+
+// TailCompliance returns (A^-1)_BB for the set B of A's last nb rows in the
+// factor's order, dense, symmetric and row-major, with B's rows of A in
+// its order: the compliance of B, from L_BB (Tail) without a solve. It is
+// what the time stepper keeps of a body's contact DOFs.
+func (f *Factor) TailCompliance(nb int) (C []float64, rows []int, err error) {
+	C = f.Tail(nb)
+	rows = f.sym.perm[len(f.sym.perm)-nb:]
+	if nb == 0 {
+		return C, rows, nil
+	}
+	if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nb, Stride: nb, Data: C}); !ok {
+		return nil, nil, errors.New("cholesky: the tail of the factor is singular")
+	}
+	for i := 0; i < nb; i++ { // Potri fills the lower triangle: mirror it
+		for j := 0; j < i; j++ {
+			C[j*nb+i] = C[i*nb+j]
+		}
+	}
+	return C, rows, nil
 }

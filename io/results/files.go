@@ -7,17 +7,22 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
 )
 
 // BodyGrid turns a body's state into a VTK grid: the reference mesh with
-// displacement and velocity vectors and recovered stresses.
+// displacement and velocity vectors and, for a body of a material,
+// recovered stresses.
 func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 	g := vtk.FromMesh(b.Space.Mesh)
 	u := b.Displacement()
 	g.AddPointVector("displacement", u)
 	g.AddPointVector("velocity", b.Velocity())
+	if b.Material == (element.Elastic{}) {
+		return g, nil
+	}
 	st, err := b.Space.Stresses(u, b.Material)
 	if err != nil {
 		return nil, fmt.Errorf("body %s: %w", b.Name, err)

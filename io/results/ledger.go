@@ -4,16 +4,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/timestep"
 )
 
 // bodyLedger gives a body's centroid, linear momentum and angular momentum
 // (about the origin, per m of thickness, as the contact forces) from its
-// nodal masses m_i = rho int N_i, the row sums
-// of the consistent mass matrix over every node, fixed or not: exact for
-// the mass, the centroid and the linear momentum (M is symmetric); the
-// angular momentum sum m_i x_i x v_i is that of the row-sum masses.
+// nodal masses (Body.NodalMasses): exact for the mass, the centroid and
+// the linear momentum (M is symmetric); the angular momentum sum m_i x_i x
+// v_i is that of the row-sum masses.
 type bodyLedger struct {
 	body  *timestep.Body
 	mass  []float64 // per node
@@ -22,21 +20,14 @@ type bodyLedger struct {
 }
 
 func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
-	all, err := assemble.NewSpace(b.Space.Mesh)
+	mass, err := b.NodalMasses()
 	if err != nil {
 		return nil, err
 	}
-	f := all.Vector()
-	rho := b.Material.Rho
-	if err := all.BodyForce(f, 1, func([2]float64) [2]float64 { return [2]float64{rho, 0} }); err != nil {
-		return nil, fmt.Errorf("body %s: nodal masses: %w", b.Name, err)
-	}
 	full := make([]float64, 2*len(b.Space.Mesh.Nodes))
-	all.Expand(full, f, nil)
-	l := &bodyLedger{body: b, mass: make([]float64, len(b.Space.Mesh.Nodes)), u: full, v: make([]float64, len(full))}
-	for i := range l.mass {
-		l.mass[i] = full[2*i]
-		l.total += full[2*i]
+	l := &bodyLedger{body: b, mass: mass, u: full, v: make([]float64, len(full))}
+	for _, m := range mass {
+		l.total += m
 	}
 	return l, nil
 }

@@ -1,0 +1,180 @@
+package timestep
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// Compliance is a body's compliance on some of its equations: an impulse r
+// on Eqs changes their velocities by C r (C symmetric, row-major,
+// len(Eqs) x len(Eqs)).
+type Compliance struct {
+	Eqs []int
+	C   []float64
+}
+
+// Delassus builds the operator W of a step's contact problem, W_ab = sum
+// over bodies of H~_a' C H~_b, from the bodies' compliances (indexed like
+// contact.Entry.Body) and the units' rows H~. It is what a Simulation
+// uses every step, and what a caller with a static problem (compliance
+// from a stiffness factor) uses the same way.
+type Delassus struct {
+	comps []Compliance
+	pos   [][]int // per body: equation -> index in Eqs, or -1
+
+	touching [][]int   // per body: the units with an entry on it
+	cols     []float64 // the columns C h_a of one body's units
+	mark     []int     // per unit: its place in a block row, or -1
+}
+
+// NewDelassus prepares a builder for the bodies' compliances.
+func NewDelassus(comps ...Compliance) (*Delassus, error) {
+	d := &Delassus{comps: comps, touching: make([][]int, len(comps))}
+	for i, c := range comps {
+		if len(c.C) != len(c.Eqs)*len(c.Eqs) {
+			return nil, fmt.Errorf("timestep: compliance of body %d: %d values for %d equations", i, len(c.C), len(c.Eqs))
+		}
+		n := 0
+		for _, e := range c.Eqs {
+			if e < 0 {
+				return nil, fmt.Errorf("timestep: compliance of body %d: equation %d", i, e)
+			}
+			n = max(n, e+1)
+		}
+		pos := make([]int, n)
+		for e := range pos {
+			pos[e] = -1
+		}
+		for k, e := range c.Eqs {
+			pos[e] = k
+		}
+		d.pos = append(d.pos, pos)
+	}
+	return d, nil
+}
+
+// Build returns W for the units: dense when most pairs of units share a
+// body (an elastic body's compliance couples all the units on it),
+// block-sparse otherwise (units of bodies apart are not coupled), so that
+// NLGS sweeps over the nonzero blocks only.
+func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
+	n := len(units)
+	for b := range d.touching {
+		d.touching[b] = d.touching[b][:0]
+	}
+	for a := range units {
+		for _, e := range units[a].Entries {
+			if e.Body < 0 || e.Body >= len(d.pos) || e.Eq < 0 || e.Eq >= len(d.pos[e.Body]) || d.pos[e.Body][e.Eq] < 0 {
+				return nil, fmt.Errorf("timestep: contact unit %d (pair %d, node %d): equation %d of body %d has no compliance", a, units[a].Key.Pair, units[a].Key.Node, e.Eq, e.Body)
+			}
+			if t := d.touching[e.Body]; len(t) == 0 || t[len(t)-1] != a {
+				d.touching[e.Body] = append(t, a)
+			}
+		}
+	}
+	cols := d.neighbours(units)
+	nnz := n
+	for _, c := range cols {
+		nnz += len(c)
+	}
+	if 2*nnz >= n*n {
+		W := &signorini.Dense{N: n, Data: make([]float64, 4*n*n)}
+		d.fill(units, W, nil)
+		return W, nil
+	}
+	W := signorini.NewBlockSparsePattern(cols)
+	d.fill(units, nil, W)
+	return W, nil
+}
+
+// neighbours lists, per unit, the other units that share a body with it,
+// sorted.
+func (d *Delassus) neighbours(units []contact.Unit) [][]int {
+	n := len(units)
+	if cap(d.mark) < n {
+		d.mark = make([]int, n)
+	}
+	d.mark = d.mark[:n]
+	for a := range d.mark {
+		d.mark[a] = -1
+	}
+	cols := make([][]int, n)
+	for a := range units {
+		for _, e := range units[a].Entries {
+			for _, b := range d.touching[e.Body] {
+				if b != a && d.mark[b] != a {
+					d.mark[b] = a
+					cols[a] = append(cols[a], b)
+				}
+			}
+		}
+	}
+	for a := range cols {
+		slices.Sort(cols[a])
+	}
+	return cols
+}
+
+// fill adds every body's H~_b' C H~_a into W, dense or sparse (the other
+// is nil).
+func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *signorini.BlockSparse) {
+	m := 2 * len(units)
+	for body, touching := range d.touching {
+		c := d.comps[body]
+		nb := len(c.Eqs)
+		if need := 2 * nb * len(touching); cap(d.cols) < need {
+			d.cols = make([]float64, need)
+		}
+		col := func(i int) ([]float64, []float64) {
+			buf := d.cols[2*nb*i : 2*nb*(i+1)]
+			return buf[:nb], buf[nb:]
+		}
+		for i, a := range touching {
+			cn, ct := col(i)
+			clear(cn)
+			clear(ct)
+			for _, e := range units[a].Entries {
+				if e.Body != body {
+					continue
+				}
+				k := d.pos[body][e.Eq]
+				for j := 0; j < nb; j++ {
+					cjk := c.C[j*nb+k]
+					cn[j] += cjk * e.N
+					ct[j] += cjk * e.T
+				}
+			}
+		}
+		blocks := make([]*[4]float64, len(touching))
+		for _, b := range touching {
+			if sparse != nil {
+				for i, a := range touching {
+					blocks[i] = sparse.Block(b, a)
+				}
+			}
+			for _, e := range units[b].Entries {
+				if e.Body != body {
+					continue
+				}
+				k := d.pos[body][e.Eq]
+				for i, a := range touching {
+					cn, ct := col(i)
+					w := [4]float64{e.N * cn[k], e.N * ct[k], e.T * cn[k], e.T * ct[k]}
+					if dense != nil {
+						r0, r1 := (2*b)*m+2*a, (2*b+1)*m+2*a
+						dense.Data[r0] += w[0]
+						dense.Data[r0+1] += w[1]
+						dense.Data[r1] += w[2]
+						dense.Data[r1+1] += w[3]
+						continue
+					}
+					blk := blocks[i]
+					blk[0], blk[1], blk[2], blk[3] = blk[0]+w[0], blk[1]+w[1], blk[2]+w[2], blk[3]+w[3]
+				}
+			}
+		}
+	}
+}

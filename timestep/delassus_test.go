@@ -1,0 +1,125 @@
+package timestep
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/signorini"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// stack builds `apart` blocks of one cell side by side on a floor, and a
+// second block (its mesh identical, face to face, nodes on nodes) on the
+// first: the units of the first two blocks are coupled through the first
+// block's compliance, the others only among themselves.
+func stack(t *testing.T, apart int) (*Stepper, []contact.Unit) {
+	mat := element.Elastic{E: 1e8, Nu: 0.3, Rho: 1000}
+	var bodies []*Body
+	var sides []*contact.Side
+	origins := [][2]float64{{0, 0.02}}
+	for k := 0; k < apart; k++ {
+		origins = append(origins, [2]float64{0.03 * float64(k), 0})
+	}
+	for k, x := range origins {
+		m, err := mesh.Rectangle(x, 0.02, 0.02, 1, 1, mesh.Q4)
+		require.NoError(t, err)
+		s, err := assemble.NewSpace(m)
+		require.NoError(t, err)
+		b, err := NewBody(fmt.Sprint("block", k), s, mat, BodyOptions{})
+		require.NoError(t, err)
+		side, err := contact.NewSide(k, m, s.DOFs, "bottom", 1)
+		require.NoError(t, err)
+		bodies, sides = append(bodies, b), append(sides, side)
+	}
+	top, err := contact.NewSide(1, bodies[1].Space.Mesh, bodies[1].Space.DOFs, "top", 1)
+	require.NoError(t, err)
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	pairs := []*contact.Pair{{Name: "on", Candidate: sides[0], Antagonist: top, OneWay: true}}
+	for _, s := range sides[1:] {
+		pairs = append(pairs, &contact.Pair{Name: "floor", Candidate: s, Obstacle: floor})
+	}
+	det, err := contact.NewDetector(pairs...)
+	require.NoError(t, err)
+	sim, err := NewSimulation(bodies, det, SimOptions{H: 1e-5})
+	require.NoError(t, err)
+	units, _, err := det.Detect(contact.Config{})
+	require.NoError(t, err)
+	return sim.Stepper, units
+}
+
+// TestDelassus checks W against its definition, column by column: the
+// local velocities that a unit impulse on one unit causes on every unit,
+// through full solves with Mhat. Five blocks apart make W sparse enough to
+// be stored by blocks; two make it dense.
+func TestDelassus(t *testing.T) {
+	for _, tc := range []struct {
+		apart  int
+		sparse bool
+	}{{1, false}, {4, true}} {
+		st, units := stack(t, tc.apart)
+		n := len(units)
+		require.Equal(t, 2*(tc.apart+1), n, "two units per one-cell block")
+		comps := make([]Compliance, st.NumBodies())
+		for i := range comps {
+			comps[i] = st.Compliance(i)
+		}
+		d, err := NewDelassus(comps...)
+		require.NoError(t, err)
+		W, err := d.Build(units)
+		require.NoError(t, err)
+		bs, isSparse := W.(*signorini.BlockSparse)
+		require.Equal(t, tc.sparse, isSparse)
+		if isSparse {
+			// Units 0-3 (the upper block on the lower one, the lower one on
+			// the floor) are coupled, every other block's two units too.
+			assert.Equal(t, 4*3+(tc.apart-1)*2, bs.NumBlocks())
+		}
+		r, dv := make([][]float64, st.NumBodies()), make([][]float64, st.NumBodies())
+		for b := range units {
+			for c := 0; c < 2; c++ {
+				for i := range r {
+					r[i] = make([]float64, st.Body(i).Space.N())
+					dv[i] = make([]float64, len(r[i]))
+				}
+				P := [2]float64{}
+				P[c] = 1
+				units[b].AddImpulse(r, P)
+				for i := range r {
+					st.Solve(i, dv[i], r[i])
+				}
+				for a := range units {
+					U := units[a].Velocity(dv)
+					U[0], U[1] = U[0]-units[a].Rigid[0], U[1]-units[a].Rigid[1]
+					var got [2]float64
+					if a == b {
+						dg := W.Diag(a)
+						got = [2]float64{dg[c], dg[2+c]}
+					} else {
+						rb := make([]float64, 2*n)
+						rb[2*b+c] = 1
+						got = W.OffDiag(a, rb)
+					}
+					scale := W.Diag(b)[0]
+					assert.InDelta(t, U[0], got[0], 1e-10*scale, "W[%d][%d] normal row, column %d", a, b, c)
+					assert.InDelta(t, U[1], got[1], 1e-10*scale, "W[%d][%d] tangent row, column %d", a, b, c)
+				}
+			}
+		}
+	}
+}
+
+// TestDelassusErrors: a unit on an equation without compliance, and a
+// compliance of the wrong size, are errors.
+func TestDelassusErrors(t *testing.T) {
+	_, err := NewDelassus(Compliance{Eqs: []int{0, 1}, C: []float64{1}})
+	assert.ErrorContains(t, err, "1 values for 2 equations")
+	d, err := NewDelassus(Compliance{Eqs: []int{0, 1}, C: []float64{1, 0, 0, 1}})
+	require.NoError(t, err)
+	_, err = d.Build([]contact.Unit{{Entries: []contact.Entry{{Body: 0, Eq: 2, N: 1}}}})
+	assert.ErrorContains(t, err, "equation 2 of body 0 has no compliance")
+}
