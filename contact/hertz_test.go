@@ -86,8 +86,7 @@ func indent(t *testing.T, kind mesh.Kind, nx, ny int, basis contact.Basis, delta
 }
 
 // TestHertzProfiles measures the contact pressure against Hertz's for the
-// nodal and pairing bases (DESIGN.md section 5 asks for this as a measured
-// result): the RMS error at the nodes within 0.9 a, relative to the peak
+// nodal and pairing bases (docs/design.md section 5 reports it): the RMS error at the nodes within 0.9 a, relative to the peak
 // pressure, with a = 9.6 mm on cells of 1 mm. Measured: Q4 nodal 1.5 %, Q8
 // nodal 29 % (corner and mid-side nodes alternate at 2/3 and 4/3 of the
 // pressure, forces concentrated at nodes), Q8 pairing 4.7 %: the seed's

@@ -31,7 +31,7 @@ func (c ConstantVelocity) Offset(t float64) [2]float64 { return [2]float64{c.V[0
 func (c ConstantVelocity) Velocity(float64) [2]float64 { return c.V }
 
 // Sine is the translation A sin(2 pi t / T) along a unit direction: the
-// shaking ground of seeds/000 section 9 (A = 0.075 m for a 15 cm range,
+// shaking ground of [JM91] section 9 (A = 0.075 m for a 15 cm range,
 // T = 0.4 s).
 type Sine struct {
 	Amplitude, Period float64

@@ -125,7 +125,7 @@ type Basis int
 // Reaction bases.
 const (
 	Nodal   Basis = iota // P lumped on its diagonal: forces at nodes
-	Pairing              // the full P_ij of seeds/000
+	Pairing              // the full P_ij of [JM91]
 )
 
 // ParseBasis reads "nodal" or "pairing".

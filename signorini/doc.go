@@ -1,8 +1,9 @@
 // Package signorini solves 2D frictional contact problems: the
 // single-contact Signorini-Coulomb solve, piecewise affine (open, stick,
 // slide forward, slide backward), and the nonlinear Gauss-Seidel (NLGS)
-// sweep of Jean and Moreau over contacts (DESIGN.md sections 6-7), with the
-// exploration of non-unique solutions of Moreau (seeds/001).
+// sweep of Jean and Moreau over contacts (docs/design.md sections 6-7), with
+// the exploration of non-unique solutions of Moreau [M04] (the papers of
+// docs/references.md).
 //
 // A problem has n contacts; contact a has a reaction (impulse) r_a =
 // (r_N, r_T) and a local velocity u_a = q_a + sum_b W_ab r_b, normal first.
@@ -18,9 +19,10 @@
 // only s, so one problem can mix both laws.
 //
 // W is given through the Delassus interface: Dense for small problems and
-// tests, BlockSparse (2x2 blocks in compressed rows) for problems read from
-// files or built by a simulation, so that a sweep costs the number of
-// nonzero blocks.
+// tests and for units that all share a body, BlockSparse (2x2 blocks in
+// compressed rows) for problems read from files and for simulations whose
+// units are spread over several bodies (timestep.Delassus chooses), so that
+// a sweep costs the number of nonzero blocks.
 //
 // The residual is the natural map of De Saxce's formulation,
 // ||r - P_K(r - (u_N + s + mu |u_T|, u_T))|| / max(||r||, ||u||, ||q||),

@@ -8,7 +8,7 @@ import (
 // Explore solves one problem runs times, each with its own seed (random
 // orderings when opt.Order is Random, random starts when opt.Start is
 // RandomBox), and returns every converged solution: the sampling of the
-// set of admissible impulses of seeds/001. Runs that do not converge are
+// set of admissible impulses of [M04]. Runs that do not converge are
 // counted in the error, not returned.
 func Explore(p *Problem, opt Options, runs int) ([]*Result, error) {
 	var out []*Result
@@ -33,7 +33,7 @@ func Explore(p *Problem, opt Options, runs int) ([]*Result, error) {
 }
 
 // Dissipate turns the impulses of the inelastic shock law (dissipation
-// index 1) into those of index delta in [0, 1] by seeds/000's formula
+// index 1) into those of index delta in [0, 1] by [JM91]'s formula
 // u_F = [2 solver(u_L) - (1 - delta) u_L]/(1 + delta): since the velocity
 // jump is linear in the impulse, the impulses scale by 2/(1 + delta) and
 // u = q + W r follows. It applies to problems where every contact uses the

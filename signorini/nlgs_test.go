@@ -155,7 +155,7 @@ func TestNLGSRandom(t *testing.T) {
 	}
 }
 
-// klarbring builds seeds/004's mass-spring system as a one-step problem:
+// klarbring builds [L]'s mass-spring system as a one-step problem:
 // K U = F + R with U_n <= 0, R_n <= 0 in the paper's signs; ours are
 // u_N = -U_n, r_N = -R_n, u_T = U_t, r_T = R_t: W = S K'^-1 S, q = S K'^-1 F
 // with K' = [[Kn, Wc], [Wc, Kt]] (normal first) and S = diag(-1, 1).
@@ -168,7 +168,7 @@ func klarbring(kt, kn, wc, ft, fn, mu float64) *Problem {
 }
 
 // TestKlarbring: the computed equilibrium reaction lies in the set of
-// seeds/004 (Basseville, Leger and Pratt): with A = Kt F_n - W F_t, R = 0
+// [L] (Basseville, Leger and Pratt): with A = Kt F_n - W F_t, R = 0
 // for A < 0 (no contact), R = 0 at the vertex for A = 0 and mu < Kt/W, and
 // for A > 0 a point of the line R_n = (W R_t - A)/Kt inside the cone
 // |R_t| <= -mu R_n, whether mu is below or above Kt/W (where that segment

@@ -1,7 +1,9 @@
 // Package timestep owns the state of deformable bodies (displacements q and
 // velocities v on their free DOFs), the theta-method velocity stepper of
-// Jean and Moreau (DESIGN.md section 3), the energy bookkeeping and the
-// simulation loop. It knows nothing of file formats.
+// Jean and Moreau [JM91] (docs/design.md section 3; the papers are in
+// docs/references.md), the compliances and the Delassus operator of the
+// contact problem, the energy bookkeeping and the simulation loop. It knows
+// nothing of file formats.
 //
 // Over a step [t, t+h], with f_theta = theta f(t+h) + (1-theta) f(t) and
 // v_theta = theta v1 + (1-theta) v0,
@@ -21,7 +23,7 @@
 // one, so a step costs one forward and one backward substitution per body.
 //
 // Simulation wires the stepper, contact detection (package contact) and the
-// contact solver (package signorini) into the loop of DESIGN.md section 8.
+// contact solver (package signorini) into the loop of docs/design.md sections 4-8.
 //
 // Energy: multiplying the step by v_theta gives the exact discrete balance
 //

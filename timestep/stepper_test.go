@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// block is the upper block of seeds/000's colliding blocks: 0.04 m square,
+// block is the upper block of [JM91]'s colliding blocks: 0.04 m square,
 // E 1300 MPa, nu 0.2, rho 7800, plane strain.
 var blockMat = element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
 

@@ -5,9 +5,8 @@
 //
 // It is a package of its own, below assemble, because it knows nothing of
 // finite elements: assemble supplies the matrix and (from node coordinates) a
-// good ordering; timestep reuses one factor for every step. DESIGN.md lists
-// the factorisation under assemble; this is that piece, split out because it
-// is a responsibility of its own.
+// good ordering; timestep reuses one factor for every step (docs/design.md
+// sections 1 and 8).
 //
 // The matrix is given in CSR form with both triangles stored (the form of
 // assemble's matrices and of james-bowman/sparse). The symbolic analysis is
