@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/james-bowman/sparse"
 )
@@ -192,6 +193,17 @@ func symmetric(A *sparse.CSR) error {
 		}
 	}
 	return nil
+}
+
+// Side returns the named edge group of the body's mesh as a contact side,
+// with the body's thickness. Its index among the simulation's bodies is
+// left for NewSimulation to find.
+func (b *Body) Side(group string) (*contact.Side, error) {
+	s, err := contact.NewSide(-1, b.Space.Mesh, b.Space.DOFs, group, b.Thickness)
+	if err != nil {
+		return nil, fmt.Errorf("body %s: %w", b.Name, err)
+	}
+	return s, nil
 }
 
 // SetVelocity sets the velocity of every free DOF from a field of the

@@ -93,7 +93,8 @@ type unitID struct {
 func idOf(k contact.Key) unitID { return unitID{k.Pair, k.Node, k.Reverse} }
 
 // NewSimulation marks every node of the detector's sides as a contact node
-// of its body, then factorises the bodies (NewStepper).
+// of its body, then factorises the bodies (NewStepper). A side made by
+// Body.Side gets the index of its body in bodies.
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
 	if opt.Theta == 0 {
 		opt.Theta = DefaultTheta
@@ -106,7 +107,20 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		seen[i] = map[int]bool{}
 	}
 	addSide := func(p *contact.Pair, s *contact.Side) error {
-		if s.Body < 0 || s.Body >= len(bodies) || bodies[s.Body].Space.Mesh != s.Mesh || bodies[s.Body].Space.DOFs != s.DOFs {
+		if s.Body < 0 { // from Body.Side: find its body
+			for i, b := range bodies {
+				if b.Space.Mesh == s.Mesh && b.Space.DOFs == s.DOFs {
+					if s.Body >= 0 {
+						return fmt.Errorf("simulation: contact pair %q: side %q: bodies %q and %q share its mesh and DOFs: give the side's body index (contact.NewSide)", p.Name, s.Group, bodies[s.Body].Name, b.Name)
+					}
+					s.Body = i
+				}
+			}
+		}
+		if s.Body < 0 {
+			return fmt.Errorf("simulation: contact pair %q: side %q belongs to none of the bodies", p.Name, s.Group)
+		}
+		if s.Body >= len(bodies) || bodies[s.Body].Space.Mesh != s.Mesh || bodies[s.Body].Space.DOFs != s.DOFs {
 			return fmt.Errorf("simulation: contact pair %q: side %q does not belong to body %d", p.Name, s.Group, s.Body)
 		}
 		b := bodies[s.Body]

@@ -2,6 +2,7 @@ package timestep
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -270,4 +271,36 @@ func TestCollidingBlocksRefined(t *testing.T) {
 		assert.InDelta(t, q4.friction, r.friction, tc.friction*math.Abs(q4.friction), "%v friction work", tc.kind)
 		assert.InDelta(t, q4.vy, r.vy, 0.01*q4.vy, "%v bounce speed", tc.kind)
 	}
+}
+
+// TestSimulationSides: sides from Body.Side find their bodies; a side of no
+// body, and a side two bodies could own, are errors that name the side.
+func TestSimulationSides(t *testing.T) {
+	m, err := mesh.Rectangle([2]float64{0, 0}, 0.02, 0.02, 2, 2, mesh.Q4)
+	require.NoError(t, err)
+	s, err := assemble.NewSpace(m)
+	require.NoError(t, err)
+	a, err := NewBody("a", s, blockMat, BodyOptions{})
+	require.NoError(t, err)
+	b, err := NewBody("b", s, blockMat, BodyOptions{}) // the same space
+	require.NoError(t, err)
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	build := func(bodies []*Body, owner *Body) error {
+		side, err := owner.Side("bottom")
+		require.NoError(t, err)
+		det, err := contact.NewDetector(&contact.Pair{Name: "on floor", Candidate: side, Obstacle: floor})
+		require.NoError(t, err)
+		_, err = NewSimulation(bodies, det, SimOptions{H: 1e-5})
+		if err == nil {
+			assert.Equal(t, slices.Index(bodies, owner), side.Body)
+		}
+		return err
+	}
+	assert.NoError(t, build([]*Body{a}, a))
+	other := newBody(t, mesh.Q4, 0.02, 0.02, 2, 2, BodyOptions{})
+	assert.NoError(t, build([]*Body{other, a}, a))
+	assert.ErrorContains(t, build([]*Body{other}, a), `contact pair "on floor": side "bottom" belongs to none of the bodies`)
+	assert.ErrorContains(t, build([]*Body{a, b}, a), `bodies "a" and "b" share its mesh and DOFs`)
+	_, err = a.Side("nowhere")
+	assert.ErrorContains(t, err, "body a: mesh")
 }
