@@ -9,14 +9,25 @@ import (
 
 // units appends pair p's contact units, built from its projected candidate
 // nodes (by local index; nil where no antagonist was found), to out. The
-// units' entries are copied into shared slabs: one allocation per few
-// thousand units rather than one per unit.
+// units' entries are copied into one slab, sized for the most they can
+// have (a weight's rows reach 2 candidate DOFs and 2 of each of at most 3
+// antagonist nodes): one allocation per pass, of what the units need.
 func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cfg Config) []Unit {
 	var vObs [2]float64
 	if p.Obstacle != nil {
 		vObs = p.Obstacle.motion().Velocity(cfg.Time)
 	}
-	var slab, scratch []Entry
+	need := 0
+	for _, col := range ps.weights {
+		if len(col) > 0 && complete(col, pts) {
+			need += 8 * len(col)
+		}
+	}
+	if need == 0 {
+		return out
+	}
+	slab := make([]Entry, 0, need)
+	var scratch []Entry
 	for j, col := range ps.weights {
 		if len(col) == 0 || !complete(col, pts) {
 			continue
@@ -44,9 +55,6 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 		u.Key = Key{Pair: pi, Node: ps.cand.Nodes[j], Edge: frame.Edge, Reverse: ps.reverse}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
 		merged := merge(scratch)
-		if cap(slab)-len(slab) < len(merged) {
-			slab = make([]Entry, 0, max(8192, len(merged)))
-		}
 		start := len(slab)
 		slab = append(slab, merged...)
 		u.Entries = slab[start:len(slab):len(slab)]

@@ -1,9 +1,11 @@
 package timestep
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/mesh"
 )
 
@@ -33,4 +35,44 @@ func BenchmarkStep(b *testing.B) {
 	b.ReportMetric(1/perStep, "steps/s")
 	b.ReportMetric(perStep/solve, "step/solve")
 	b.ReportMetric(float64(body.Space.N()), "DOFs")
+}
+
+// BenchmarkCollidingBlocks: the 750 steps of the colliding blocks (Q4,
+// nodal basis) at refine 1 and 4, per step, with the ratio of a step to
+// one solve of both bodies and the allocations per step.
+func BenchmarkCollidingBlocks(b *testing.B) {
+	for _, r := range []int{1, 4} {
+		b.Run(fmt.Sprintf("refine=%d", r), func(b *testing.B) {
+			var steps int
+			var solve float64
+			for b.Loop() {
+				b.StopTimer()
+				sim, bodies := blocks(b, mesh.Q4, r, contact.Nodal, contact.Positional, 0.1)
+				solve = solveTime(sim.Stepper, bodies)
+				b.StartTimer()
+				for i := 0; i < 750; i++ {
+					if _, err := sim.Step(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				steps += 750
+			}
+			perStep := b.Elapsed().Seconds() / float64(steps)
+			b.ReportMetric(perStep*1e3, "ms/step")
+			b.ReportMetric(perStep/solve, "step/solve")
+		})
+	}
+}
+
+// solveTime is the time of one solve of every body with its factor.
+func solveTime(s *Stepper, bodies []*Body) float64 {
+	const solves = 50
+	t0 := time.Now()
+	for k := 0; k < solves; k++ {
+		for i, body := range bodies {
+			x := make([]float64, len(body.V))
+			s.Solve(i, x, body.V)
+		}
+	}
+	return time.Since(t0).Seconds() / solves
 }
