@@ -32,16 +32,24 @@ type grid struct {
 	size       float64
 	nx, ny     int
 	start, ids []int
+	fill       []int // build's cursor per cell
 	boxes      []box
 }
 
-// newGrid builds the grid for the given (already grown) boxes. The cell
-// size is the larger of the mean box extent and the size that gives about
-// one cell per box over the covered area.
+// newGrid builds the grid for the given (already grown) boxes.
 func newGrid(boxes []box) *grid {
-	g := &grid{boxes: boxes}
+	g := &grid{}
+	g.build(boxes)
+	return g
+}
+
+// build lays the grid out anew for the given boxes, reusing its storage.
+// The cell size is the larger of the mean box extent and the size that
+// gives about one cell per box over the covered area.
+func (g *grid) build(boxes []box) {
+	g.boxes, g.nx, g.ny = boxes, 0, 0
 	if len(boxes) == 0 {
-		return g
+		return
 	}
 	all := boxes[0]
 	var mean float64
@@ -58,18 +66,28 @@ func newGrid(boxes []box) *grid {
 	g.lo = all.lo
 	g.nx = int(w/g.size) + 1
 	g.ny = int(h/g.size) + 1
-	g.start = make([]int, g.nx*g.ny+1)
+	nc := g.nx * g.ny
+	g.start = resize(g.start, nc+1)
 	g.each(func(c, _ int) { g.start[c+1]++ })
-	for c := 0; c < g.nx*g.ny; c++ {
+	for c := 0; c < nc; c++ {
 		g.start[c+1] += g.start[c]
 	}
-	g.ids = make([]int, g.start[g.nx*g.ny])
-	fill := append([]int(nil), g.start[:g.nx*g.ny]...)
+	g.ids = resize(g.ids, g.start[nc])
+	g.fill = append(g.fill[:0], g.start[:nc]...)
 	g.each(func(c, id int) {
-		g.ids[fill[c]] = id
-		fill[c]++
+		g.ids[g.fill[c]] = id
+		g.fill[c]++
 	})
-	return g
+}
+
+// resize returns s with length n and zero entries, reusing its storage.
+func resize(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 func (g *grid) cell(x [2]float64) (int, int) {

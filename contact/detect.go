@@ -42,6 +42,18 @@ type pass struct {
 	ant     *Side
 	weights [][]Weight
 	reverse bool
+	work    *passWork
+}
+
+// passWork is a pass's storage that every detection reuses: the broad
+// phase and the candidates' points, valid until the next detection.
+type passWork struct {
+	grid  grid
+	out   []*Point
+	found []Point
+	near  []int
+	X     [][3][2]float64 // the antagonist side's edges
+	boxes []box
 }
 
 // Check fills in the default alert distance and checks the pair, as
@@ -121,12 +133,12 @@ func NewDetector(pairs ...*Pair) (*Detector, error) {
 		if p.Basis == Nodal {
 			w = Lump(w)
 		}
-		p.passes = []pass{{cand: p.Candidate, ant: p.Antagonist, weights: w}}
+		p.passes = []pass{{cand: p.Candidate, ant: p.Antagonist, weights: w, work: &passWork{}}}
 		if p.Antagonist != nil && !p.OneWay {
 			// The reverse pass is node to segment (lumped), whatever the
 			// basis: its units only fill in where the direct pass has no
 			// node near the reverse candidate (see Detect).
-			p.passes = append(p.passes, pass{cand: p.Antagonist, ant: p.Candidate, weights: Lump(p.Antagonist.PairingMatrix()), reverse: true})
+			p.passes = append(p.passes, pass{cand: p.Antagonist, ant: p.Candidate, weights: Lump(p.Antagonist.PairingMatrix()), reverse: true, work: &passWork{}})
 		}
 	}
 	return &Detector{Pairs: pairs}, nil
@@ -257,7 +269,9 @@ type antagonist struct {
 // geometry returns the pass's antagonist in the configuration.
 func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 	if a := ps.ant; a != nil {
-		return a.geometry(cfg, p.Alert)
+		ant := a.geometry(cfg, p.Alert, ps.work)
+		ps.work.boxes = ant.boxes
+		return ant
 	}
 	o := p.Obstacle
 	off := o.motion().Offset(cfg.Time)
@@ -306,10 +320,13 @@ func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
 
 // geometry returns the side's edges as an antagonist in the configuration.
-func (a *Side) geometry(cfg Config, alert float64) antagonist {
+func (a *Side) geometry(cfg Config, alert float64, w *passWork) antagonist {
 	u := cfg.disp(a.Body)
-	X := make([][3][2]float64, len(a.all))
-	var g antagonist
+	if len(w.X) != len(a.all) {
+		w.X = make([][3][2]float64, len(a.all))
+	}
+	X := w.X
+	g := antagonist{boxes: w.boxes[:0]}
 	for k, e := range a.all {
 		for i, n := range e.Nodes {
 			X[k][i] = a.position(u, n)
@@ -351,10 +368,15 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 	c := ps.cand
 	u := c.disp(cfg)
 	ant := ps.geometry(p, cfg)
-	g := newGrid(ant.boxes)
-	out := make([]*Point, len(c.Nodes))
-	found := make([]Point, len(c.Nodes)) // one allocation for all points
-	var near []int
+	w := ps.work
+	g := &w.grid
+	g.build(ant.boxes)
+	if len(w.out) != len(c.Nodes) {
+		w.out, w.found = make([]*Point, len(c.Nodes)), make([]Point, len(c.Nodes))
+	}
+	out, found, near := w.out, w.found, w.near
+	clear(out)
+	defer func() { w.near = near }()
 	for li, n := range c.Nodes {
 		x := c.position(u, n)
 		if math.IsNaN(x[0] + x[1]) {
@@ -374,7 +396,7 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 		if bestK < 0 {
 			continue
 		}
-		best = atVertex(x, best, bestK, ant, func() [][2]float64 { return c.ownFaces(u, n) })
+		best = atVertex(x, best, bestK, ant, c, u, n)
 		if ps.reverse && best.gap >= -reverseDepth*ps.weights[li][0].P/c.Thickness && p.Candidate.redundant(direct, ps.ant.edge(bestK), best.s, n, p.Antagonist, u) {
 			continue
 		}
@@ -392,8 +414,9 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 // the valley must see the other face rising before it reaches it, or it
 // enters that face by as much as it travels in a step. The antagonist must
 // know the faces at that end. A frame on the entry's own face keeps the
-// closest point; another frame moves it to the vertex.
-func atVertex(x [2]float64, pr projection, k int, ant antagonist, cand func() [][2]float64) projection {
+// closest point; another frame moves it to the vertex. The candidate is
+// node n of side c in the displacement u.
+func atVertex(x [2]float64, pr projection, k int, ant antagonist, c *Side, u []float64, n int) projection {
 	end := 0
 	if pr.s > 0 {
 		end = 1
@@ -402,12 +425,16 @@ func atVertex(x [2]float64, pr projection, k int, ant antagonist, cand func() []
 	if !ok || (cross(v.n1, v.n2) >= 0 && (1-math.Abs(pr.s))/2 > vertexZone) {
 		return pr
 	}
-	n, g, face := vertexFrame(x, v, cand())
+	var faces [][2]float64
+	if n1, n2, ok := c.faces(u, n); ok {
+		faces = [][2]float64{n1, n2}
+	}
+	nv, g, face := vertexFrame(x, v, faces)
 	if face == own {
 		pr.n, pr.gap = pr.face, (x[0]-pr.xa[0])*pr.face[0]+(x[1]-pr.xa[1])*pr.face[1]
 		return pr
 	}
-	pr.n, pr.gap, pr.xa, pr.s = n, g, v.x, float64(2*end-1)
+	pr.n, pr.gap, pr.xa, pr.s = nv, g, v.x, float64(2*end-1)
 	return pr
 }
 

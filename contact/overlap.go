@@ -110,12 +110,20 @@ func bodyDepth(segs [][2][2]float64, boundary []mesh.Edge, m *mesh.Mesh, u []flo
 		if !inside {
 			return 0
 		}
-		dmin := math.Inf(1)
+		d2 := math.Inf(1)
 		for _, s := range segs {
-			dmin = math.Min(dmin, dist(x, projectSegment(x, s[0], s[1]).xa))
+			d2 = min(d2, segmentDist2(x, s[0], s[1]))
 		}
-		return dmin
+		return math.Sqrt(d2)
 	}, segs
+}
+
+// segmentDist2 is the squared distance from x to the segment ab.
+func segmentDist2(x, a, b [2]float64) float64 {
+	ex, ey := b[0]-a[0], b[1]-a[1]
+	u := max(0, min(1, ((x[0]-a[0])*ex+(x[1]-a[1])*ey)/(ex*ex+ey*ey)))
+	dx, dy := x[0]-a[0]-u*ex, x[1]-a[1]-u*ey
+	return dx*dx + dy*dy
 }
 
 // obstacleDepth returns the depth of a point inside the obstacle at time t

@@ -87,16 +87,6 @@ func (s *Side) chord(u []float64, e mesh.Edge) float64 {
 	return dist(s.position(u, e.Nodes[0]), s.position(u, e.Nodes[1]))
 }
 
-// ownFaces returns the outward normals of the body's boundary faces at its
-// node n (nil where the boundary is not a simple curve there).
-func (s *Side) ownFaces(u []float64, n int) [][2]float64 {
-	n1, n2, ok := s.faces(u, n)
-	if !ok {
-		return nil
-	}
-	return [][2]float64{n1, n2}
-}
-
 // vertex describes an antagonist vertex for vertexFrame: its position, the
 // outward normals of the faces before and after it (body on the left), and
 // the length that scales its zone.

@@ -28,6 +28,8 @@ type Delassus struct {
 	touching [][]int   // per body: the units with an entry on it
 	cols     []float64 // the columns C h_a of one body's units
 	mark     []int     // per unit: its place in a block row, or -1
+	blocks   []*[4]float64
+	dense    signorini.Dense
 }
 
 // NewDelassus prepares a builder for the bodies' compliances.
@@ -59,7 +61,8 @@ func NewDelassus(comps ...Compliance) (*Delassus, error) {
 // Build returns W for the units: dense when most pairs of units share a
 // body (an elastic body's compliance couples all the units on it),
 // block-sparse otherwise (units of bodies apart are not coupled), so that
-// NLGS sweeps over the nonzero blocks only.
+// NLGS sweeps over the nonzero blocks only. A dense W is valid until the
+// next Build, which reuses its storage.
 func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 	n := len(units)
 	for b := range d.touching {
@@ -75,47 +78,43 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 			}
 		}
 	}
-	cols := d.neighbours(units)
-	nnz := n
-	for _, c := range cols {
-		nnz += len(c)
+	if nnz := d.neighbours(units, nil); 2*(n+nnz) >= n*n {
+		d.dense = signorini.Dense{N: n, Data: sized(d.dense.Data, 4*n*n)}
+		d.fill(units, &d.dense, nil)
+		return &d.dense, nil
 	}
-	if 2*nnz >= n*n {
-		W := &signorini.Dense{N: n, Data: make([]float64, 4*n*n)}
-		d.fill(units, W, nil)
-		return W, nil
+	cols := make([][]int, n)
+	d.neighbours(units, cols)
+	for a := range cols {
+		slices.Sort(cols[a])
 	}
 	W := signorini.NewBlockSparsePattern(cols)
 	d.fill(units, nil, W)
 	return W, nil
 }
 
-// neighbours lists, per unit, the other units that share a body with it,
-// sorted.
-func (d *Delassus) neighbours(units []contact.Unit) [][]int {
-	n := len(units)
-	if cap(d.mark) < n {
-		d.mark = make([]int, n)
-	}
-	d.mark = d.mark[:n]
+// neighbours counts, per unit, the other units that share a body with it,
+// and lists them in cols when cols is not nil; it returns the total.
+func (d *Delassus) neighbours(units []contact.Unit, cols [][]int) int {
+	d.mark = sized(d.mark, len(units))
 	for a := range d.mark {
 		d.mark[a] = -1
 	}
-	cols := make([][]int, n)
+	total := 0
 	for a := range units {
 		for _, e := range units[a].Entries {
 			for _, b := range d.touching[e.Body] {
 				if b != a && d.mark[b] != a {
 					d.mark[b] = a
-					cols[a] = append(cols[a], b)
+					total++
+					if cols != nil {
+						cols[a] = append(cols[a], b)
+					}
 				}
 			}
 		}
 	}
-	for a := range cols {
-		slices.Sort(cols[a])
-	}
-	return cols
+	return total
 }
 
 // fill adds every body's H~_b' C H~_a into W, dense or sparse (the other
@@ -148,7 +147,8 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 				}
 			}
 		}
-		blocks := make([]*[4]float64, len(touching))
+		d.blocks = sized(d.blocks, len(touching))
+		blocks := d.blocks
 		for _, b := range touching {
 			if sparse != nil {
 				for i, a := range touching {

@@ -74,6 +74,7 @@ type Simulation struct {
 	delassus *Delassus
 	warm     map[unitID][2]float64
 	contacts []ContactState
+	work     stepWork
 	// Cumulative works of contact (see StepStats) and the count of steps
 	// whose NLGS did not converge.
 	NormalWork, FrictionWork, ObstacleWork, PushOutWork float64
@@ -81,6 +82,25 @@ type Simulation struct {
 	// InitialPenetration is the largest depth found at the first step (m):
 	// bodies that start interpenetrated are pushed apart (PushOutWork).
 	InitialPenetration float64
+}
+
+// stepWork is the storage of a step that the next one reuses.
+type stepWork struct {
+	v0, vfree, v1      [][]float64
+	q, mu, shift, warm []float64
+	u0, rigid1         [][2]float64
+	active, push       []bool
+	prob               signorini.Problem
+}
+
+// sized returns s with length n and zero entries, reusing its storage.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // unitID is a unit's identity across steps (its candidate node; the
@@ -226,8 +246,9 @@ func (s *Simulation) Step() (StepStats, error) {
 	if err := st.Begin(); err != nil {
 		return stats, err
 	}
-	v0 := make([][]float64, st.NumBodies())
-	vfree := make([][]float64, st.NumBodies())
+	w := &s.work
+	w.v0, w.vfree = sized(w.v0, st.NumBodies()), sized(w.vfree, st.NumBodies())
+	v0, vfree := w.v0, w.vfree
 	for i := range v0 {
 		v0[i] = st.Body(i).V
 		vfree[i] = st.FreeVelocity(i)
@@ -359,8 +380,11 @@ func (s *Simulation) deep(units []contact.Unit) bool {
 // g_pred - h (theta U_pred + (1-theta) U_start), in their frames.
 func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active, push []bool, err error) {
 	n := len(units)
-	p = &signorini.Problem{Q: make([]float64, 2*n), Mu: make([]float64, n), Shift: make([]float64, n)}
-	u0, rigid1, active, push = make([][2]float64, n), make([][2]float64, n), make([]bool, n), make([]bool, n)
+	w := &s.work
+	w.q, w.mu, w.shift = sized(w.q, 2*n), sized(w.mu, n), sized(w.shift, n)
+	w.u0, w.rigid1, w.active, w.push = sized(w.u0, n), sized(w.rigid1, n), sized(w.active, n), sized(w.push, n)
+	w.prob = signorini.Problem{Q: w.q, Mu: w.mu, Shift: w.shift}
+	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
 		u := &units[a]
 		pair := s.Detector.Pairs[u.Key.Pair]
@@ -419,7 +443,8 @@ const pushReach = 1e-3
 func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
-	opt.Warm = make([]float64, 2*len(units))
+	s.work.warm = sized(s.work.warm, 2*len(units))
+	opt.Warm = s.work.warm
 	for a, u := range units {
 		w := s.warm[idOf(u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
@@ -444,7 +469,8 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 // record books the works of contact and keeps the units' states for output.
 func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
 	st := s.Stepper
-	v1 := make([][]float64, st.NumBodies())
+	s.work.v1 = sized(s.work.v1, st.NumBodies())
+	v1 := s.work.v1
 	for i := range v1 {
 		v1[i] = st.Body(i).V
 	}
