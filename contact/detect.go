@@ -226,7 +226,8 @@ const reverseDepth = 0.005
 // leaving out those next to a candidate node already paired with one of
 // their edges (identical meshes face to face give no reverse unit at all).
 // Points and units are in pair, pass and node order: the result does not
-// depend on map order or timing.
+// depend on map order or timing. A Detector reuses its storage from one
+// detection to the next, so it is not safe for concurrent use.
 func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 	var units []Unit
 	var points []Point

@@ -2,6 +2,7 @@ package timestep
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -303,4 +304,25 @@ func TestSimulationSides(t *testing.T) {
 	assert.ErrorContains(t, build([]*Body{a, b}, a), `bodies "a" and "b" share its mesh and DOFs`)
 	_, err = a.Side("nowhere")
 	assert.ErrorContains(t, err, "body a: mesh")
+}
+
+// TestDeterministicAcrossCores: the colliding blocks give the same state,
+// bit for bit, whether one core or two factorise and step them.
+func TestDeterministicAcrossCores(t *testing.T) {
+	var q, v [2][]float64
+	var friction [2]float64
+	for i, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		sim, bodies := blocks(t, mesh.Q4, 2, contact.Nodal, contact.Positional, 0.1)
+		for k := 0; k < 200; k++ {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		runtime.GOMAXPROCS(old)
+		q[i], v[i], friction[i] = bodies[1].Q, bodies[1].V, sim.FrictionWork
+	}
+	require.NotZero(t, friction[0], "the blocks are sliding by step 200")
+	assert.Equal(t, q[0], q[1])
+	assert.Equal(t, v[0], v[1])
+	assert.Equal(t, friction[0], friction[1])
 }
