@@ -307,13 +307,15 @@ func TestSimulationSides(t *testing.T) {
 }
 
 // TestDeterministicAcrossCores: the colliding blocks give the same state,
-// bit for bit, whether one core or two factorise and step them.
+// bit for bit, whether one core or two factorise and step them (at refine
+// 5, large enough for the bodies' solves to run concurrently).
 func TestDeterministicAcrossCores(t *testing.T) {
 	var q, v [2][]float64
 	var friction [2]float64
 	for i, procs := range []int{1, 2} {
 		old := runtime.GOMAXPROCS(procs)
-		sim, bodies := blocks(t, mesh.Q4, 2, contact.Nodal, contact.Positional, 0.1)
+		sim, bodies := blocks(t, mesh.Q4, 5, contact.Nodal, contact.Positional, 0.1)
+		require.GreaterOrEqual(t, sim.Stepper.dofs, parallelDOFs)
 		for k := 0; k < 200; k++ {
 			_, err := sim.Step()
 			require.NoError(t, err)

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
@@ -45,6 +47,8 @@ type Stepper struct {
 	steps    int
 	bodies   []*state
 	stage    int // 0: ready for Begin, 1: between Begin and Finish
+	dofs     int // of all bodies
+	errs     []error
 }
 
 // state is one body's factor and workspaces.
@@ -86,7 +90,9 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 			*p = make([]float64, n)
 		}
 		s.bodies = append(s.bodies, st)
+		s.dofs += n
 	}
+	s.errs = make([]error, len(bodies))
 	if err := s.factorise(); err != nil {
 		return nil, err
 	}
@@ -220,29 +226,66 @@ func (s *Stepper) Begin() error {
 	if s.stage != 0 {
 		return errors.New("timestep: Begin called twice without Finish")
 	}
-	h, th := s.h, s.theta
-	for _, st := range s.bodies {
-		b := st.b
-		if err := b.Force(st.f1, s.time+h); err != nil {
-			return err
-		}
-		a, be := b.Damping.Alpha, b.Damping.Beta
-		for i := range st.rhs {
-			ft := th*st.f1[i] + (1-th)*st.f0[i]
-			st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
-		}
-		st.factor.Forward(st.y, st.rhs)
-		// Free velocity on B: the last block of the backward substitution.
-		nb := len(st.eqB)
-		copy(st.yB, st.y[len(st.y)-nb:])
-		trsv(blas.Trans, st.lbb, st.yB)
-		for k, e := range st.eqB {
-			st.vfree[e] = b.V[e] + st.yB[k]
-		}
-		clear(st.r)
-		st.impulse = false
+	if err := s.eachBody(func(st *state) error { return st.begin(s.h, s.theta, s.time) }); err != nil {
+		return err
 	}
 	s.stage = 1
+	return nil
+}
+
+func (st *state) begin(h, th, t float64) error {
+	b := st.b
+	if err := b.Force(st.f1, t+h); err != nil {
+		return err
+	}
+	a, be := b.Damping.Alpha, b.Damping.Beta
+	for i := range st.rhs {
+		ft := th*st.f1[i] + (1-th)*st.f0[i]
+		st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
+	}
+	st.factor.Forward(st.y, st.rhs)
+	// Free velocity on B: the last block of the backward substitution.
+	nb := len(st.eqB)
+	copy(st.yB, st.y[len(st.y)-nb:])
+	trsv(blas.Trans, st.lbb, st.yB)
+	for k, e := range st.eqB {
+		st.vfree[e] = b.V[e] + st.yB[k]
+	}
+	clear(st.r)
+	st.impulse = false
+	return nil
+}
+
+// parallelDOFs is the size of a model from which the bodies' solves run
+// concurrently: below it, starting goroutines costs more than it saves.
+const parallelDOFs = 20000
+
+// eachBody runs f on every body's state: concurrently, one goroutine per
+// body, for models of parallelDOFs and more. Each body's work touches only
+// its own state, so the result does not depend on the number of cores; the
+// error returned is that of the first body in order.
+func (s *Stepper) eachBody(f func(st *state) error) error {
+	errs := s.errs
+	if len(s.bodies) > 1 && s.dofs >= parallelDOFs && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		for i, st := range s.bodies {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = f(st)
+			}()
+		}
+		wg.Wait()
+	} else {
+		for i, st := range s.bodies {
+			errs[i] = f(st)
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -289,6 +332,9 @@ func (s *Stepper) ComplianceOn(i int, eqs []int) (Compliance, error) {
 	return c, nil
 }
 
+// FactorStats gives the sizes of body i's factor of Mhat.
+func (s *Stepper) FactorStats(i int) cholesky.Stats { return s.bodies[i].factor.Stats() }
+
 // Solve sets dst = Mhat^-1 r for body i: the velocity change an impulse r
 // causes, the building block of the Delassus operator H' Mhat^-1 H.
 func (s *Stepper) Solve(i int, dst, r []float64) { s.bodies[i].factor.SolveTo(dst, r) }
@@ -314,55 +360,59 @@ func (s *Stepper) Finish() error {
 	if s.stage != 1 {
 		return errors.New("timestep: Finish without Begin")
 	}
-	h, th := s.h, s.theta
-	for _, st := range s.bodies {
-		b := st.b
-		if st.impulse {
-			st.addImpulse()
-		}
-		st.factor.Backward(st.dv, st.y)
-		e := &st.energy
-		var work, damp, contact float64
-		a, be := b.Damping.Alpha, b.Damping.Beta
-		for i := range b.V {
-			v0, v1 := b.V[i], b.V[i]+st.dv[i]
-			vt := th*v1 + (1-th)*v0
-			dq := h * vt
-			b.V[i] = v1
-			b.Q[i] += dq
-			work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
-			contact += vt * st.r[i]
-		}
-		assemble.MulVecTo(st.kv1, b.K, b.V)
-		assemble.MulVecTo(st.mv1, b.M, b.V)
-		var numM, numK, kin, ela float64
-		for i := range b.V {
-			vt := th*b.V[i] + (1-th)*(b.V[i]-st.dv[i])
-			mvt := th*st.mv1[i] + (1-th)*st.mv0[i]
-			kvt := th*st.kv1[i] + (1-th)*st.kv0[i]
-			damp += h * vt * (a*mvt + be*kvt)
-			dkq := h * kvt
-			numM += st.dv[i] * (st.mv1[i] - st.mv0[i])
-			numK += h * vt * dkq
-			st.kq[i] += dkq
-			kin += b.V[i] * st.mv1[i]
-			ela += b.Q[i] * st.kq[i]
-		}
-		e.Kinetic, e.Elastic = kin/2, ela/2
-		e.External += work
-		e.Damping += damp
-		e.Contact += contact
-		e.Numerical += (th - 0.5) * (numM + numK)
-		if math.IsNaN(kin + ela) {
-			return fmt.Errorf("body %s: the state is NaN at t = %g (step %d)", b.Name, s.time+h, s.steps+1)
-		}
-		st.f0, st.f1 = st.f1, st.f0
-		st.kv0, st.kv1 = st.kv1, st.kv0
-		st.mv0, st.mv1 = st.mv1, st.mv0
+	if err := s.eachBody(func(st *state) error { return st.finish(s.h, s.theta) }); err != nil {
+		return fmt.Errorf("%w at t = %g (step %d)", err, s.time+s.h, s.steps+1)
 	}
-	s.time += h
+	s.time += s.h
 	s.steps++
 	s.stage = 0
+	return nil
+}
+
+func (st *state) finish(h, th float64) error {
+	b := st.b
+	if st.impulse {
+		st.addImpulse()
+	}
+	st.factor.Backward(st.dv, st.y)
+	e := &st.energy
+	var work, damp, contact float64
+	a, be := b.Damping.Alpha, b.Damping.Beta
+	for i := range b.V {
+		v0, v1 := b.V[i], b.V[i]+st.dv[i]
+		vt := th*v1 + (1-th)*v0
+		dq := h * vt
+		b.V[i] = v1
+		b.Q[i] += dq
+		work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
+		contact += vt * st.r[i]
+	}
+	assemble.MulVecTo(st.kv1, b.K, b.V)
+	assemble.MulVecTo(st.mv1, b.M, b.V)
+	var numM, numK, kin, ela float64
+	for i := range b.V {
+		vt := th*b.V[i] + (1-th)*(b.V[i]-st.dv[i])
+		mvt := th*st.mv1[i] + (1-th)*st.mv0[i]
+		kvt := th*st.kv1[i] + (1-th)*st.kv0[i]
+		damp += h * vt * (a*mvt + be*kvt)
+		dkq := h * kvt
+		numM += st.dv[i] * (st.mv1[i] - st.mv0[i])
+		numK += h * vt * dkq
+		st.kq[i] += dkq
+		kin += b.V[i] * st.mv1[i]
+		ela += b.Q[i] * st.kq[i]
+	}
+	e.Kinetic, e.Elastic = kin/2, ela/2
+	e.External += work
+	e.Damping += damp
+	e.Contact += contact
+	e.Numerical += (th - 0.5) * (numM + numK)
+	if math.IsNaN(kin + ela) {
+		return fmt.Errorf("body %s: the state is NaN", b.Name)
+	}
+	st.f0, st.f1 = st.f1, st.f0
+	st.kv0, st.kv1 = st.kv1, st.kv0
+	st.mv0, st.mv1 = st.mv1, st.mv0
 	return nil
 }
 

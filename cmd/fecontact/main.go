@@ -11,6 +11,7 @@
 //	fecontact mesh FILE.msh [-o out.vtu]
 //	fecontact mesh rect --kind Q8 --size 0.12x0.04 --cells 30x10 [-o out.vtu]
 //	fecontact free [flags] -o out/
+//	fecontact bench [--refine 1,2,4,8,16] [colliding-blocks]
 //
 // Run "fecontact help" or "fecontact CMD -h" for the flags of each command.
 // The command only wires packages together: the numerics live in the
@@ -48,6 +49,7 @@ func commands() []command {
 		{"solve", "solve frictional contact problems (JSON exchange format) and time NLGS", solveCmd},
 		{"mesh", "summarise a mesh (Gmsh file or built-in rectangle) and write it as .vtu", meshCmd},
 		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
+		{"bench", "time a built-in example at several refinements: the README's performance table", benchCmd},
 	}
 }
 

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBench: the table's row for refine 1 (run in a child process, as the
+// command does) has the example's DOFs and the contact figures that
+// `fecontact run` reports for the same run (11.6 units and 7.4 sweeps per
+// contact step), and its times are consistent: a step costs at least one
+// solve.
+func TestBench(t *testing.T) {
+	t.Setenv("FECONTACT_AS_MAIN", "1") // the children run this test binary as the command
+	code, stdout, stderr := fecontact("bench", "--refine", "1")
+	require.Equal(t, 0, code, stderr+stdout)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 5, stdout)
+	assert.Contains(t, lines[2], "| refine | DOFs |")
+	cells := strings.Split(lines[4], "|")
+	require.Len(t, cells, 11, lines[4])
+	assert.Equal(t, " 1 ", cells[1])
+	assert.Equal(t, " 862 ", cells[2])
+	assert.Equal(t, " 11.6, 7.4 ", cells[8])
+	var ratio float64
+	_, err := fmt.Sscan(cells[6], &ratio)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, ratio, 1.0, "a step costs at least one solve")
+
+	code, _, stderr = fecontact("bench", "--refine", "1,x")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--refine "1,x": expected whole numbers >= 1`)
+}

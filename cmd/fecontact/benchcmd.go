@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/scene"
+)
+
+// benchRow is one refinement's figures, as a child process reports them.
+type benchRow struct {
+	Refine        int
+	DOFs          int
+	Setup         float64 // s: model, matrices and factorisation
+	Steps         int
+	Stepping      float64 // s
+	Solve         float64 // s: one solve of every body, the best of five
+	FactorBytes   float64 // of every body's L, streamed twice by a solve
+	Units, Sweeps float64 // per step with contact
+	PeakKB        int
+}
+
+func benchCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	refines := fs.String("refine", "1,2,4,8,16", "the refinements to run, comma-separated")
+	kind := fs.String("kind", "", "cell kind of every rectangle: T3, Q4, T6 or Q8 (default: the scene's)")
+	steps := fs.Int("steps", 0, "steps per run (0: the scene's duration)")
+	row := fs.Bool("row", false, "run one refinement in this process and print its figures as JSON (what the table's rows call)")
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: fecontact bench [--refine 1,2,4,8,16] [--kind Q4] [--steps N] [NAME]\n\n"+
+			"Runs a built-in example (default colliding-blocks) at each refinement, each in a\n"+
+			"process of its own so that its peak memory is its own, without writing files,\n"+
+			"and prints the performance table of the README.\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	name := "colliding-blocks"
+	if len(pos) > 1 {
+		return fmt.Errorf("%w: expected at most one example name (%v)", errUsage, examples.Names())
+	} else if len(pos) == 1 {
+		name = pos[0]
+	}
+	var rs []int
+	for _, f := range strings.Split(*refines, ",") {
+		r, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || r < 1 {
+			return fmt.Errorf("%w: --refine %q: expected whole numbers >= 1, comma-separated", errUsage, *refines)
+		}
+		rs = append(rs, r)
+	}
+	if *steps < 0 {
+		return fmt.Errorf("%w: --steps %d: expected a number of steps >= 1 (0: the scene's duration)", errUsage, *steps)
+	}
+	if *row {
+		if len(rs) != 1 {
+			return fmt.Errorf("%w: --row runs one refinement", errUsage)
+		}
+		r, err := benchOne(name, rs[0], *kind, *steps)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(r)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s, GOMAXPROCS %d\n\n", name, runtime.GOMAXPROCS(0))
+	fmt.Fprintln(stdout, "| refine | DOFs | setup + factorisation | steps | per step | step / one solve | solve bandwidth | contact units, sweeps | peak memory |")
+	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, r := range rs {
+		cmd := exec.Command(exe, "bench", "--row", "--refine", strconv.Itoa(r), "--kind", *kind, "--steps", strconv.Itoa(*steps), name)
+		var out, errs bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errs
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("refine %d: %v: %s", r, err, strings.TrimSpace(errs.String()+out.String()))
+		}
+		var b benchRow
+		if err := json.Unmarshal(out.Bytes(), &b); err != nil {
+			return fmt.Errorf("refine %d: the row's output %q: %w", r, out.String(), err)
+		}
+		fmt.Fprintln(stdout, b.markdown())
+	}
+	return nil
+}
+
+// markdown is the row as the README's table prints it.
+func (b benchRow) markdown() string {
+	per := b.Stepping / float64(b.Steps)
+	return fmt.Sprintf("| %d | %d | %.2f s | %.2f s | %.3g ms | %.2f | %.1f GB/s | %.1f, %.1f | %d MB |",
+		b.Refine, b.DOFs, b.Setup, b.Stepping, 1e3*per, per/b.Solve, 2*b.FactorBytes/b.Solve/1e9, b.Units, b.Sweeps, b.PeakKB/1024)
+}
+
+// benchOne runs one refinement of an example without output.
+func benchOne(name string, refine int, kind string, steps int) (benchRow, error) {
+	data, err := examples.Scene(name)
+	if err != nil {
+		return benchRow{}, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+name+"/scene.toml")
+	if err != nil {
+		return benchRow{}, err
+	}
+	start := time.Now()
+	model, err := sc.Model(scene.Variant{Refine: refine, Kind: kind})
+	if err != nil {
+		return benchRow{}, err
+	}
+	sim, err := model.Simulation()
+	if err != nil {
+		return benchRow{}, err
+	}
+	b := benchRow{Refine: refine, Setup: time.Since(start).Seconds(), Steps: sc.Steps()}
+	if steps > 0 {
+		b.Steps = min(steps, b.Steps)
+	}
+	for i, body := range model.Bodies {
+		b.DOFs += body.Space.N()
+		b.FactorBytes += 8 * float64(sim.Stepper.FactorStats(i).NNZL)
+	}
+	var sum summary
+	start = time.Now()
+	for k := 0; k < b.Steps; k++ {
+		st, err := sim.Step()
+		if err != nil {
+			return benchRow{}, err
+		}
+		sum.add(st)
+	}
+	b.Stepping = time.Since(start).Seconds()
+	b.Solve = solveTime(sim).Seconds()
+	if sum.contactSteps > 0 {
+		b.Units = float64(sum.units) / float64(sum.contactSteps)
+		b.Sweeps = float64(sum.sweeps) / float64(sum.contactSteps)
+	}
+	b.PeakKB, _ = strconv.Atoi(strings.TrimSuffix(peakMemory(), " kB"))
+	return b, nil
+}
