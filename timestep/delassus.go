@@ -27,7 +27,7 @@ type Delassus struct {
 
 	touching [][]int   // per body: the units with an entry on it
 	cols     []float64 // the columns C h_a of one body's units
-	mark     []int     // per unit: its place in a block row, or -1
+	mark     []int     // per unit: the last unit that counted it as a neighbour
 	blocks   []*[4]float64
 	dense    signorini.Dense
 }
