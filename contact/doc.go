@@ -25,10 +25,14 @@
 //     body, e.g. a block sliding off the end of a floor falls instead of
 //     riding an invisible extension), n = (x_c - x_vertex)/|x_c - x_vertex|
 //     and g = |x_c - x_vertex|, so the normal turns continuously around the
-//     corner. A candidate exactly at a vertex, or behind a face, takes the
-//     normal of the nearest edge with the largest signed gap (the nearer
-//     face). A corner meeting a corner exactly is beyond what node-to-segment
-//     contact resolves.
+//     corner. Near a vertex (within 1 % of its shorter edge, see
+//     vertexFrame) the normal stays in the cone of the two faces' normals:
+//     the nearer face at a convex vertex, the face of the smaller gap in a
+//     valley, and where the geometry cannot tell a corner meeting a corner
+//     from one sliding along a face, the face that the candidate's own
+//     boundary faces. Nodes resting on vertices (matching meshes) and
+//     corners meeting corners are resolved this way (timestep's
+//     TestImpactMatrix and TestFrictionlessImpact).
 //   - A candidate is paired when its distance to the antagonist's closest
 //     point is at most the pair's alert distance: a point deeper behind the
 //     antagonist than that is not detected, so the alert distance must
