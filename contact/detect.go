@@ -48,12 +48,13 @@ type pass struct {
 // passWork is a pass's storage that every detection reuses: the broad
 // phase and the candidates' points, valid until the next detection.
 type passWork struct {
-	grid  grid
-	out   []*Point
-	found []Point
-	near  []int
-	X     [][3][2]float64 // the antagonist side's edges
-	boxes []box
+	grid    grid
+	out     []*Point
+	found   []Point
+	near    []int
+	X       [][3][2]float64 // the antagonist side's edges
+	boxes   []box
+	scratch []Entry // a unit's rows before they are merged
 }
 
 // Check fills in the default alert distance and checks the pair, as

@@ -27,7 +27,8 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 		return out
 	}
 	slab := make([]Entry, 0, need)
-	var scratch []Entry
+	scratch := ps.work.scratch
+	defer func() { ps.work.scratch = scratch }()
 	for j, col := range ps.weights {
 		if len(col) == 0 || !complete(col, pts) {
 			continue

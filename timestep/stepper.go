@@ -226,7 +226,7 @@ func (s *Stepper) Begin() error {
 	if s.stage != 0 {
 		return errors.New("timestep: Begin called twice without Finish")
 	}
-	if err := s.eachBody(func(st *state) error { return st.begin(s.h, s.theta, s.time) }); err != nil {
+	if err := s.eachBody(false); err != nil {
 		return err
 	}
 	s.stage = 1
@@ -260,11 +260,18 @@ func (st *state) begin(h, th, t float64) error {
 // concurrently: below it, starting goroutines costs more than it saves.
 const parallelDOFs = 20000
 
-// eachBody runs f on every body's state: concurrently, one goroutine per
-// body, for models of parallelDOFs and more. Each body's work touches only
-// its own state, so the result does not depend on the number of cores; the
-// error returned is that of the first body in order.
-func (s *Stepper) eachBody(f func(st *state) error) error {
+// eachBody runs every body's half of a step (begin, or finish):
+// concurrently, one goroutine per body, for models of parallelDOFs and
+// more. Each body's work touches only its own state, so the result does
+// not depend on the number of cores; the error returned is that of the
+// first body in order.
+func (s *Stepper) eachBody(finish bool) error {
+	f := func(st *state) error {
+		if finish {
+			return st.finish(s.h, s.theta)
+		}
+		return st.begin(s.h, s.theta, s.time)
+	}
 	errs := s.errs
 	if len(s.bodies) > 1 && s.dofs >= parallelDOFs && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
@@ -360,7 +367,7 @@ func (s *Stepper) Finish() error {
 	if s.stage != 1 {
 		return errors.New("timestep: Finish without Begin")
 	}
-	if err := s.eachBody(func(st *state) error { return st.finish(s.h, s.theta) }); err != nil {
+	if err := s.eachBody(true); err != nil {
 		return fmt.Errorf("%w at t = %g (step %d)", err, s.time+s.h, s.steps+1)
 	}
 	s.time += s.h
