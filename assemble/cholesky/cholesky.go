@@ -44,6 +44,7 @@ type Factor struct {
 	// panel[s] is supernode s's block of L: rows x columns, row-major.
 	panel [][]float64
 	work  []float64
+	splan *solvePlan // for two-core substitutions, made at the first
 }
 
 // Stats describes a factor.

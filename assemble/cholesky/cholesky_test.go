@@ -1,6 +1,7 @@
 package cholesky
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -237,5 +238,41 @@ func TestSplitSolveAndTail(t *testing.T) {
 		for j, rj := range tailRows {
 			assert.InDelta(t, Ainv.At(ri, rj), C.At(i, j), 1e-12)
 		}
+	}
+}
+
+// TestParallelSolveIsSequential: above parallelNNZ the substitutions run on
+// two cores, and give the one-core result bit for bit (the same operations
+// in the same order on every entry), for one right-hand side after
+// another on the same factor.
+func TestParallelSolveIsSequential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	A, coords := grid(260, 260, 2, rng)
+	raw := A.RawMatrix()
+	perm, err := NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), coords)
+	require.NoError(t, err)
+	f, err := New(A, perm)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, f.Stats().NNZL, parallelNNZ)
+	for trial := 0; trial < 2; trial++ {
+		b := make([]float64, raw.I)
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		var x [2][]float64
+		for i, procs := range []int{1, 2} {
+			old := runtime.GOMAXPROCS(procs)
+			x[i] = f.Solve(b)
+			runtime.GOMAXPROCS(old)
+		}
+		require.NotNil(t, f.splan, "the two-core plan was used")
+		require.NotEmpty(t, f.splan.parts[0])
+		require.NotEmpty(t, f.splan.parts[1])
+		assert.Equal(t, x[0], x[1])
+		// And it solves: the residual of A x = b.
+		r := make([]float64, raw.I)
+		A.MulVecTo(r, false, x[1])
+		floats.Sub(r, b)
+		assert.Less(t, floats.Norm(r, math.Inf(1)), 1e-8*floats.Norm(b, math.Inf(1)))
 	}
 }

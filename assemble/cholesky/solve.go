@@ -40,41 +40,61 @@ func (f *Factor) Solve(b []float64) []float64 {
 
 // forward solves L y = x in place, supernode by supernode.
 func (f *Factor) forward(x []float64) {
+	if p := f.plan(); p != nil {
+		f.forwardParallel(x, p)
+		return
+	}
+	for k := 0; k+1 < len(f.sym.first); k++ {
+		f.forwardNode(x, k)
+	}
+}
+
+// forwardNode solves supernode k's diagonal block and updates the rows
+// below it.
+func (f *Factor) forwardNode(x []float64, k int) {
 	s := f.sym
-	for k := 0; k+1 < len(s.first); k++ {
-		fc, nc := s.first[k], s.first[k+1]-s.first[k]
-		rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
-		p := f.panel[k]
-		xs := x[fc : fc+nc]
-		blas64.Trsv(blas.NoTrans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
-		for i := nc; i < len(rows); i++ {
-			row := p[i*nc : (i+1)*nc]
-			var d float64
-			for c, v := range row {
-				d += v * xs[c]
-			}
-			x[rows[i]] -= d
+	fc, nc := s.first[k], s.first[k+1]-s.first[k]
+	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
+	p := f.panel[k]
+	xs := x[fc : fc+nc]
+	blas64.Trsv(blas.NoTrans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
+	for i := nc; i < len(rows); i++ {
+		row := p[i*nc : (i+1)*nc]
+		var d float64
+		for c, v := range row {
+			d += v * xs[c]
 		}
+		x[rows[i]] -= d
 	}
 }
 
 // backward solves L' x = y in place.
 func (f *Factor) backward(x []float64) {
-	s := f.sym
-	for k := len(s.first) - 2; k >= 0; k-- {
-		fc, nc := s.first[k], s.first[k+1]-s.first[k]
-		rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
-		p := f.panel[k]
-		xs := x[fc : fc+nc]
-		for i := nc; i < len(rows); i++ {
-			xi := x[rows[i]]
-			row := p[i*nc : (i+1)*nc]
-			for c, v := range row {
-				xs[c] -= v * xi
-			}
-		}
-		blas64.Trsv(blas.Trans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
+	if p := f.plan(); p != nil {
+		f.backwardParallel(x, p)
+		return
 	}
+	for k := len(f.sym.first) - 2; k >= 0; k-- {
+		f.backwardNode(x, k)
+	}
+}
+
+// backwardNode subtracts the known rows below supernode k from its
+// columns and solves its diagonal block.
+func (f *Factor) backwardNode(x []float64, k int) {
+	s := f.sym
+	fc, nc := s.first[k], s.first[k+1]-s.first[k]
+	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
+	p := f.panel[k]
+	xs := x[fc : fc+nc]
+	for i := nc; i < len(rows); i++ {
+		xi := x[rows[i]]
+		row := p[i*nc : (i+1)*nc]
+		for c, v := range row {
+			xs[c] -= v * xi
+		}
+	}
+	blas64.Trsv(blas.Trans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
 }
 
 // Forward sets y = L^-1 P b: the first half of a solve, in the factor's
