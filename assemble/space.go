@@ -156,7 +156,8 @@ type Kernel func(c int, X [][2]float64, ke []float64) error
 // element matrices into a new matrix of the space's pattern, leaving out
 // the rows and columns of fixed DOFs. It is how Stiffness and Mass are
 // built, and how a caller assembles the matrices of an element or a
-// material of their own.
+// material of their own. On a space without fixes the equations are the
+// full DOFs 2*node+c: the matrices timestep.NewBodyFromMatrices takes.
 func (s *Space) Assemble(k Kernel) (*sparse.CSR, error) {
 	A := s.NewMatrix()
 	data := A.RawMatrix().Data
