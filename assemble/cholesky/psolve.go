@@ -3,9 +3,6 @@ package cholesky
 import (
 	"runtime"
 	"sync"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // parallelNNZ is the size of a factor from which its substitutions use two
@@ -63,14 +60,18 @@ func (f *Factor) forwardParallel(x []float64, p *solvePlan) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.logs[w] = f.forwardPart(x, p.parts[w], p.inTop, p.logs[w][:0])
+			log := p.logs[w][:0]
+			for _, k := range p.parts[w] {
+				log = f.forwardNode(x, k, p.inTop, log)
+			}
+			p.logs[w] = log
 		}()
 	}
 	wg.Wait()
 	var next [2]int
 	for k := range p.top {
 		if p.top[k] {
-			f.forwardNode(x, k)
+			f.forwardNode(x, k, nil, nil)
 			continue
 		}
 		for w := range p.logs {
@@ -82,32 +83,6 @@ func (f *Factor) forwardParallel(x []float64, p *solvePlan) {
 			}
 		}
 	}
-}
-
-// forwardPart runs forward over one part's supernodes, logging the updates
-// of top columns.
-func (f *Factor) forwardPart(x []float64, part []int, inTop []bool, log []update) []update {
-	s := f.sym
-	for _, k := range part {
-		fc, nc := s.first[k], s.first[k+1]-s.first[k]
-		rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
-		p := f.panel[k]
-		xs := x[fc : fc+nc]
-		blas64.Trsv(blas.NoTrans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
-		for i := nc; i < len(rows); i++ {
-			row := p[i*nc : (i+1)*nc]
-			var d float64
-			for c, v := range row {
-				d += v * xs[c]
-			}
-			if r := rows[i]; inTop[r] {
-				log = append(log, update{int32(k), int32(r), d})
-			} else {
-				x[r] -= d
-			}
-		}
-	}
-	return log
 }
 
 // backwardParallel is backward on two cores: the top supernodes first (they

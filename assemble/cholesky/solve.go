@@ -45,13 +45,14 @@ func (f *Factor) forward(x []float64) {
 		return
 	}
 	for k := 0; k+1 < len(f.sym.first); k++ {
-		f.forwardNode(x, k)
+		f.forwardNode(x, k, nil, nil)
 	}
 }
 
 // forwardNode solves supernode k's diagonal block and updates the rows
-// below it.
-func (f *Factor) forwardNode(x []float64, k int) {
+// below it; with inTop set, the updates of top columns are appended to log
+// instead (see forwardParallel), and log is returned.
+func (f *Factor) forwardNode(x []float64, k int, inTop []bool, log []update) []update {
 	s := f.sym
 	fc, nc := s.first[k], s.first[k+1]-s.first[k]
 	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
@@ -64,8 +65,13 @@ func (f *Factor) forwardNode(x []float64, k int) {
 		for c, v := range row {
 			d += v * xs[c]
 		}
-		x[rows[i]] -= d
+		if r := rows[i]; inTop != nil && inTop[r] {
+			log = append(log, update{int32(k), int32(r), d})
+		} else {
+			x[r] -= d
+		}
 	}
+	return log
 }
 
 // backward solves L' x = y in place.
