@@ -48,7 +48,7 @@ type Body struct {
 	ContactNodes []int
 
 	gravity []float64 // the constant load vector of gravity
-	masses  []float64 // nodal masses of a body of matrices (NodalMasses)
+	masses  []float64 // per m of thickness (NodalMasses)
 }
 
 // BodyOptions are a body's loads, damping and mass lumping; its supports
@@ -90,6 +90,9 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 	}
 	b := bodyOf(name, space, M, K, mat.T(), opt)
 	b.Material = mat
+	if b.masses, err = materialMasses(space, mat, opt.Lumped); err != nil {
+		return nil, fmt.Errorf("body %s: nodal masses: %w", name, err)
+	}
 	for _, tr := range opt.Traction {
 		if _, err := space.Mesh.EdgeGroup(tr.Group); err != nil {
 			return nil, fmt.Errorf("body %s: traction: %w", name, err)
@@ -252,23 +255,31 @@ func (b *Body) Velocity() []float64 {
 }
 
 // NodalMasses returns each node's mass per m of thickness (kg/m): the row
-// sums of the consistent mass matrix over every node, fixed or not (rho
-// times the integral of the node's shape function); for a body made of its
-// matrices, the row sums of its M.
-func (b *Body) NodalMasses() ([]float64, error) {
-	if b.masses != nil {
-		return slices.Clone(b.masses), nil
+// sums of the body's mass matrix over all its nodes, fixed or not, so that
+// sum m_i v_i is its momentum 1'M v whichever mass it has: rho times the
+// integral of the node's shape function for the consistent mass, the HRZ
+// masses for the lumped one, the row sums of the caller's M for a body of
+// matrices.
+func (b *Body) NodalMasses() []float64 { return slices.Clone(b.masses) }
+
+// materialMasses gives NodalMasses for a body of a material.
+func materialMasses(space *assemble.Space, mat element.Elastic, lumped bool) ([]float64, error) {
+	if lumped {
+		m, err := space.LumpedMass(mat)
+		for i := range m {
+			m[i] /= mat.T()
+		}
+		return m, err
 	}
-	all, err := assemble.NewSpace(b.Space.Mesh)
+	all, err := assemble.NewSpace(space.Mesh)
 	if err != nil {
 		return nil, err
 	}
 	f := all.Vector()
-	rho := b.Material.Rho
-	if err := all.BodyForce(f, 1, func([2]float64) [2]float64 { return [2]float64{rho, 0} }); err != nil {
-		return nil, fmt.Errorf("body %s: nodal masses: %w", b.Name, err)
+	if err := all.BodyForce(f, 1, func([2]float64) [2]float64 { return [2]float64{mat.Rho, 0} }); err != nil {
+		return nil, err
 	}
-	m := make([]float64, len(b.Space.Mesh.Nodes))
+	m := make([]float64, len(space.Mesh.Nodes))
 	for i := range m {
 		m[i] = f[2*i] // no fixes: equation 2i is node i's x
 	}

@@ -20,10 +20,7 @@ type bodyLedger struct {
 }
 
 func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
-	mass, err := b.NodalMasses()
-	if err != nil {
-		return nil, err
-	}
+	mass := b.NodalMasses()
 	full := make([]float64, 2*len(b.Space.Mesh.Nodes))
 	l := &bodyLedger{body: b, mass: mass, u: full, v: make([]float64, len(full))}
 	for _, m := range mass {
