@@ -176,9 +176,13 @@ type Point struct {
 // Key identifies a contact unit from one step to the next, for warm starts.
 // Reverse units (the antagonist side's nodes against the candidate side's
 // edges) have Reverse set; Node is then a node of the antagonist's mesh.
+// Units between rigid bodies (package rigid) have Pair -1: A and B are then
+// the candidate and antagonist bodies (indices in their rigid.System),
+// Node the candidate's feature and Edge the antagonist's.
 type Key struct {
 	Pair, Node, Edge int
 	Reverse          bool
+	A, B             int
 }
 
 // Entry is one column of a unit's two rows of H~: the coefficient of DOF

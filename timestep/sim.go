@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -31,6 +32,11 @@ type SimOptions struct {
 	// OnProblem, if set, sees every step's contact problem before it is
 	// solved (to export it, say); it must not keep or change it.
 	OnProblem func(step int, p *signorini.Problem) error
+	// Rigid holds the rigid bodies stepped with the elastic ones, nil for
+	// none. In the velocity vectors and in contact.Entry.Body their
+	// indices follow the elastic bodies': rigid body k is body
+	// len(bodies) + k.
+	Rigid *rigid.System
 }
 
 // StepStats describes one step.
@@ -66,7 +72,8 @@ type ContactState struct {
 // end velocities and positions.
 type Simulation struct {
 	Stepper  *Stepper
-	Detector *contact.Detector
+	Detector *contact.Detector // nil when only rigid bodies touch
+	Rigid    *rigid.System     // nil without rigid bodies
 	opt      SimOptions
 
 	disp     [][]float64
@@ -108,9 +115,15 @@ func sized[T any](s []T, n int) []T {
 type unitID struct {
 	pair, node int
 	reverse    bool
+	a, b       int
 }
 
-func idOf(k contact.Key) unitID { return unitID{k.Pair, k.Node, k.Reverse} }
+func idOf(k contact.Key) unitID {
+	if k.Pair < 0 { // rigid bodies and the candidate's feature
+		return unitID{pair: -1, node: k.Node, a: k.A, b: k.B}
+	}
+	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse}
+}
 
 // NewSimulation marks every node of the detector's sides as a contact node
 // of its body, then factorises the bodies (NewStepper). A side made by
@@ -155,6 +168,9 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	for _, b := range bodies {
 		b.ContactNodes = nil
 	}
+	if det == nil {
+		det = &contact.Detector{}
+	}
 	for _, p := range det.Pairs {
 		if err := addSide(p, p.Candidate); err != nil {
 			return nil, err
@@ -169,17 +185,36 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{Stepper: st, Detector: det, opt: opt, warm: map[unitID][2]float64{}}
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}}
 	comps := make([]Compliance, len(bodies))
 	for i, b := range bodies {
 		s.disp = append(s.disp, make([]float64, 2*len(b.Space.Mesh.Nodes)))
 		s.r = append(s.r, make([]float64, b.Space.N()))
 		comps[i] = st.Compliance(i)
 	}
+	if s.Rigid != nil {
+		for i := range s.Rigid.Bodies {
+			eqs, c := s.Rigid.Compliance(i)
+			comps = append(comps, Compliance{Eqs: eqs, C: c})
+			s.r = append(s.r, make([]float64, len(eqs)))
+		}
+	}
 	if s.delassus, err = NewDelassus(comps...); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// TotalEnergy sums the accounts of the elastic and the rigid bodies.
+func (s *Simulation) TotalEnergy() Energy {
+	e := s.Stepper.TotalEnergy()
+	if s.Rigid != nil {
+		for i := range s.Rigid.Bodies {
+			r := s.Rigid.Energy(i)
+			e = e.Add(Energy{Kinetic: r.Kinetic, External: r.External, Numerical: r.Numerical, Contact: r.Contact})
+		}
+	}
+	return e
 }
 
 // Contacts returns the units of the last step with their impulses.
@@ -236,22 +271,27 @@ func (s *Simulation) Step() (StepStats, error) {
 	if err != nil {
 		return StepStats{}, err
 	}
-	stats := StepStats{Step: st.Steps() + 1, Time: t + h, Units: len(units), MinGap: math.Inf(1)}
+	stats := StepStats{Step: st.Steps() + 1, Time: t + h, MinGap: math.Inf(1)}
 	for _, p := range points {
 		stats.MinGap = math.Min(stats.MinGap, p.Gap)
 	}
+	var rigidUnits []contact.Unit
+	if s.Rigid != nil {
+		if rigidUnits, err = s.Rigid.Detect(st.NumBodies()); err != nil {
+			return StepStats{}, fmt.Errorf("step %d (t = %g): %w", stats.Step, t, err)
+		}
+		for _, u := range rigidUnits {
+			stats.MinGap = math.Min(stats.MinGap, u.Gap)
+		}
+		units = append(units, rigidUnits...)
+	}
+	stats.Units = len(units)
 	if stats.Step == 1 {
 		s.InitialPenetration = math.Max(0, -stats.MinGap)
 	}
-	if err := st.Begin(); err != nil {
+	v0, vfree, err := s.begin(t, h, th)
+	if err != nil {
 		return stats, err
-	}
-	w := &s.work
-	w.v0, w.vfree = sized(w.v0, st.NumBodies()), sized(w.vfree, st.NumBodies())
-	v0, vfree := w.v0, w.vfree
-	for i := range v0 {
-		v0[i] = st.Body(i).V
-		vfree[i] = st.FreeVelocity(i)
 	}
 	prob, u0, rigid1, active, push, err := s.problem(units, v0, vfree, nil, t, h, th)
 	if err != nil {
@@ -278,7 +318,7 @@ func (s *Simulation) Step() (StepStats, error) {
 				break
 			}
 			stats.Corrected++
-			units = punits
+			units = append(punits, rigidUnits...)
 			s.startRigid(units, t)
 			if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
 				return stats, err
@@ -289,7 +329,9 @@ func (s *Simulation) Step() (StepStats, error) {
 			s.impulses(units, res, active)
 		}
 		for i := range s.r {
-			if err := st.AddImpulse(i, s.r[i]); err != nil {
+			if i >= st.NumBodies() {
+				s.Rigid.AddImpulse(i-st.NumBodies(), s.r[i])
+			} else if err := st.AddImpulse(i, s.r[i]); err != nil {
 				return stats, err
 			}
 		}
@@ -297,9 +339,37 @@ func (s *Simulation) Step() (StepStats, error) {
 	if err := st.Finish(); err != nil {
 		return stats, err
 	}
+	if s.Rigid != nil {
+		s.Rigid.Finish()
+	}
 	stats.Units = len(units)
 	s.record(units, res, u0, rigid1, active, push, th, &stats)
 	return stats, nil
+}
+
+// begin starts the step of the elastic and the rigid bodies and returns
+// their velocities at the start and their free velocities, indexed like
+// contact.Entry.Body.
+func (s *Simulation) begin(t, h, th float64) (v0, vfree [][]float64, err error) {
+	st := s.Stepper
+	if err := st.Begin(); err != nil {
+		return nil, nil, err
+	}
+	n := st.NumBodies()
+	if s.Rigid != nil {
+		s.Rigid.Begin(t, h, th)
+		n += len(s.Rigid.Bodies)
+	}
+	w := &s.work
+	w.v0, w.vfree = sized(w.v0, n), sized(w.vfree, n)
+	for i := range n {
+		if k := i - st.NumBodies(); k >= 0 {
+			w.v0[i], w.vfree[i] = s.Rigid.Velocity(k), s.Rigid.FreeVelocity(k)
+			continue
+		}
+		w.v0[i], w.vfree[i] = st.Body(i).V, st.FreeVelocity(i)
+	}
+	return w.v0, w.vfree, nil
 }
 
 // maxCorrections bounds the solves about predicted end configurations.
@@ -331,8 +401,11 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 	st := s.Stepper
 	v := make([][]float64, len(vfree))
 	for i := range vfree {
-		b := st.Body(i)
 		v[i] = slices.Clone(vfree[i])
+		if i >= st.NumBodies() {
+			continue // rigid bodies: their contacts are not detected again
+		}
+		b := st.Body(i)
 		c := st.Compliance(i)
 		nb := len(c.Eqs)
 		for k, e := range c.Eqs {
@@ -353,6 +426,9 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 func (s *Simulation) startRigid(units []contact.Unit, t float64) {
 	for a := range units {
 		u := &units[a]
+		if u.Key.Pair < 0 {
+			continue
+		}
 		if o := s.Detector.Pairs[u.Key.Pair].Obstacle; o != nil && o.Motion != nil {
 			u.Rigid = u.RigidAt(o.Motion.Velocity(t))
 		}
@@ -363,6 +439,9 @@ func (s *Simulation) startRigid(units []contact.Unit, t float64) {
 // length.
 func (s *Simulation) deep(units []contact.Unit) bool {
 	for _, u := range units {
+		if u.Key.Pair < 0 {
+			continue
+		}
 		t := s.Detector.Pairs[u.Key.Pair].Candidate.Thickness
 		if u.Gap < -predictTol*u.Weight*u.Weight/t {
 			return true
@@ -387,17 +466,17 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
 		u := &units[a]
-		pair := s.Detector.Pairs[u.Key.Pair]
+		ul := s.lawOf(u)
 		rigid1[a] = u.Rigid
-		if pair.Obstacle != nil && pair.Obstacle.Motion != nil {
-			rigid1[a] = u.RigidAt(pair.Obstacle.Motion.Velocity(t + h))
+		if ul.motion != nil {
+			rigid1[a] = u.RigidAt(ul.motion.Velocity(t + h))
 		}
 		uf := u.Velocity(vfree)
 		uf[0] += rigid1[a][0] - u.Rigid[0]
 		uf[1] += rigid1[a][1] - u.Rigid[1]
 		u0[a] = u.Velocity(v0)
 		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], u.Mu
-		switch pair.Law {
+		switch ul.law {
 		case contact.Positional:
 			active[a] = true
 			g := u.Gap
@@ -405,21 +484,49 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 				up := u.Velocity(pred)
 				g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
 			}
-			reach := pushReach * u.Weight * u.Weight / pair.Candidate.Thickness
-			if u.Key.Reverse {
-				reach = 0 // found already inside: held, see contact.Detect
-			}
-			p.Shift[a] = positionalShift(g, u0[a][0], h, th, reach)
+			p.Shift[a] = positionalShift(g, u0[a][0], h, th, ul.reach)
 			push[a] = g < 0
 		case contact.Shock:
 			active[a] = u.Gap+h*uf[0] <= 0
 			if !active[a] {
 				p.Shift[a] = math.Inf(1) // always open
 			}
+			// The law on U_end + e U_start, a positive multiple of the
+			// mean velocity of [JM91] section 6 for the dissipation index
+			// delta = (1 - e)/(1 + e).
+			p.Q[2*a] += ul.restitution * u0[a][0]
+			p.Q[2*a+1] += ul.restitution * u0[a][1]
 		}
 	}
 	p.W, err = s.delassus.Build(units)
 	return p, u0, rigid1, active, push, err
+}
+
+// unitLaw is what the contact problem needs of a unit's law: the law, the
+// motion of its antagonist when that is prescribed (an obstacle's or a
+// driven rigid body's; nil otherwise), the most penetration the positional
+// law pushes out in a step, and the shock law's restitution.
+type unitLaw struct {
+	law         contact.Law
+	motion      contact.Motion
+	reach       float64
+	restitution float64
+}
+
+func (s *Simulation) lawOf(u *contact.Unit) unitLaw {
+	if u.Key.Pair < 0 {
+		r := s.Rigid.RuleOfUnit(u.Key)
+		return unitLaw{r.Law, s.Rigid.Bodies[u.Key.B].Motion, pushReach * s.Rigid.Size(u.Key), r.Restitution}
+	}
+	pair := s.Detector.Pairs[u.Key.Pair]
+	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness}
+	if u.Key.Reverse {
+		ul.reach = 0 // found already inside: held, see contact.Detect
+	}
+	if pair.Obstacle != nil {
+		ul.motion = pair.Obstacle.Motion
+	}
+	return ul
 }
 
 // positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
@@ -469,9 +576,15 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 // record books the works of contact and keeps the units' states for output.
 func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
 	st := s.Stepper
-	s.work.v1 = sized(s.work.v1, st.NumBodies())
+	s.work.v1 = sized(s.work.v1, len(s.work.v0))
 	v1 := s.work.v1
 	for i := range v1 {
+		if k := i - st.NumBodies(); k >= 0 {
+			if b := s.Rigid.Bodies[k]; !b.Driven() {
+				v1[i] = b.V[:]
+			}
+			continue
+		}
 		v1[i] = st.Body(i).V
 	}
 	s.contacts = s.contacts[:0]

@@ -1,0 +1,294 @@
+package rigid
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/fecontact/fecontact/contact"
+)
+
+// detectWork is the storage a detection reuses.
+type detectWork struct {
+	verts   [][][2]float64 // per body: polygon vertices in place
+	slab    [][2]float64
+	lo, hi  [][2]float64 // boxes, grown by half the alert distance
+	big     []int
+	cell    []int // per small body: its cell, or -1
+	start   []int // cell -> first index in items
+	items   []int
+	pairs   [][2]int
+	touches []touch
+	entries []contact.Entry
+}
+
+// Detect finds the contacts between the bodies at time t (their current
+// pose) and returns them as contact units whose entries act on body base+i
+// for body i (its index in a simulation's velocity vectors), in the order
+// of (candidate, antagonist, feature). A pair of bodies deeper into each
+// other than the alert distance is an error naming them.
+func (s *System) Detect(base int) ([]contact.Unit, error) {
+	w := &s.det
+	s.place()
+	w.pairs = s.broad(w.pairs[:0])
+	w.touches = w.touches[:0]
+	for _, pr := range w.pairs {
+		w.touches = s.narrow(w.touches, pr[0], pr[1])
+	}
+	for k := range w.touches {
+		t := &w.touches[k]
+		if s.Bodies[t.a].Driven() {
+			t.a, t.b, t.p, t.pb, t.fa, t.fb = t.b, t.a, t.pb, t.p, t.fb, t.fa
+			t.n = [2]float64{-t.n[0], -t.n[1]}
+		}
+		if t.gap < -s.Alert {
+			return nil, fmt.Errorf("rigid bodies %q and %q: %.3g m into each other at (%.6g, %.6g), deeper than the alert distance %.3g m: move them apart, or use a smaller h or a larger alert",
+				s.Bodies[t.a].Name, s.Bodies[t.b].Name, -t.gap, t.p[0], t.p[1], s.Alert)
+		}
+	}
+	slices.SortStableFunc(w.touches, func(x, y touch) int {
+		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb))
+	})
+	w.entries = slices.Grow(w.entries[:0], 6*len(w.touches))[:0]
+	units := make([]contact.Unit, 0, len(w.touches))
+	for _, t := range w.touches {
+		units = append(units, s.unit(t, base))
+	}
+	return units, nil
+}
+
+// place computes the polygons' vertices and every body's box.
+func (s *System) place() {
+	w := &s.det
+	n := len(s.Bodies)
+	w.verts, w.lo, w.hi = resize(w.verts, n), resize(w.lo, n), resize(w.hi, n)
+	need := 0
+	for _, b := range s.Bodies {
+		if p, ok := b.Shape.(*Polygon); ok {
+			need += len(p.Vertices)
+		}
+	}
+	w.slab = slices.Grow(w.slab[:0], need)
+	for i, b := range s.Bodies {
+		k := len(w.slab)
+		w.slab = b.Vertices(w.slab)
+		w.verts[i] = w.slab[k:len(w.slab):len(w.slab)]
+		lo, hi := [2]float64{b.Q[0], b.Q[1]}, [2]float64{b.Q[0], b.Q[1]}
+		if len(w.verts[i]) == 0 {
+			r := b.Shape.Radius()
+			lo, hi = [2]float64{lo[0] - r, lo[1] - r}, [2]float64{hi[0] + r, hi[1] + r}
+		}
+		for _, v := range w.verts[i] {
+			for c := range 2 {
+				lo[c], hi[c] = math.Min(lo[c], v[c]), math.Max(hi[c], v[c])
+			}
+		}
+		a := s.Alert / 2
+		w.lo[i], w.hi[i] = [2]float64{lo[0] - a, lo[1] - a}, [2]float64{hi[0] + a, hi[1] + a}
+	}
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// broad appends the pairs (i < j) of bodies whose boxes overlap and that a
+// rule lets touch, sorted. Bodies whose box is larger than four times the
+// median are tested against every body; the others are binned in a grid
+// of cells as large as the largest of them, where a pair's bodies lie in
+// neighbouring cells: linear in the number of bodies.
+func (s *System) broad(out [][2]int) [][2]int {
+	w := &s.det
+	n := len(s.Bodies)
+	if n < 2 {
+		return out
+	}
+	size := make([]float64, n)
+	for i := range size {
+		size[i] = math.Max(w.hi[i][0]-w.lo[i][0], w.hi[i][1]-w.lo[i][1])
+	}
+	sorted := slices.Clone(size)
+	slices.Sort(sorted)
+	limit := 4 * sorted[n/2]
+	w.big = w.big[:0]
+	cell := 0.0
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for i, sz := range size {
+		if sz > limit {
+			w.big = append(w.big, i)
+			continue
+		}
+		cell = math.Max(cell, sz)
+		for c := range 2 {
+			lo[c], hi[c] = math.Min(lo[c], w.lo[i][c]), math.Max(hi[c], w.lo[i][c])
+		}
+	}
+	add := func(i, j int) {
+		if i > j {
+			i, j = j, i
+		}
+		if s.touchable(i, j) && overlap(w.lo[i], w.hi[i], w.lo[j], w.hi[j]) {
+			out = append(out, [2]int{i, j})
+		}
+	}
+	for k, i := range w.big {
+		for j := range n {
+			if j != i && (size[j] <= limit || slices.Index(w.big, j) > k) {
+				add(i, j)
+			}
+		}
+	}
+	if cell > 0 {
+		s.grid(size, limit, cell, lo, hi, add)
+	}
+	slices.SortFunc(out, func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	return out
+}
+
+// grid bins the small bodies by the lower corner of their box and pairs
+// each with those of the nine cells around it.
+func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, add func(i, j int)) {
+	w := &s.det
+	n := len(size)
+	nx, ny := 1, 1
+	for {
+		nx, ny = int((hi[0]-lo[0])/cell)+1, int((hi[1]-lo[1])/cell)+1
+		if nx*ny <= 4*n+16 {
+			break
+		}
+		cell *= 2 // bodies spread far apart: fewer, larger cells
+	}
+	at := func(i int) (int, int) {
+		return int((w.lo[i][0] - lo[0]) / cell), int((w.lo[i][1] - lo[1]) / cell)
+	}
+	w.cell, w.start = resize(w.cell, n), resize(w.start, nx*ny+1)
+	clear(w.start)
+	for i := range n {
+		w.cell[i] = -1
+		if size[i] <= limit {
+			cx, cy := at(i)
+			w.cell[i] = cy*nx + cx
+			w.start[w.cell[i]+1]++
+		}
+	}
+	for c := range nx * ny {
+		w.start[c+1] += w.start[c]
+	}
+	w.items = resize(w.items, w.start[nx*ny])
+	fill := slices.Clone(w.start[:nx*ny])
+	for i, c := range w.cell {
+		if c >= 0 {
+			w.items[fill[c]] = i
+			fill[c]++
+		}
+	}
+	for i, c := range w.cell {
+		if c < 0 {
+			continue
+		}
+		cx, cy := c%nx, c/nx
+		for y := max(cy-1, 0); y <= min(cy+1, ny-1); y++ {
+			for x := max(cx-1, 0); x <= min(cx+1, nx-1); x++ {
+				for _, j := range w.items[w.start[y*nx+x]:w.start[y*nx+x+1]] {
+					if j > i {
+						add(i, j)
+					}
+				}
+			}
+		}
+	}
+}
+
+func overlap(alo, ahi, blo, bhi [2]float64) bool {
+	return alo[0] <= bhi[0] && blo[0] <= ahi[0] && alo[1] <= bhi[1] && blo[1] <= ahi[1]
+}
+
+// touchable reports whether a rule pairs bodies i and j and one of them
+// is free.
+func (s *System) touchable(i, j int) bool {
+	if s.Bodies[i].Driven() && s.Bodies[j].Driven() {
+		return false
+	}
+	_, ok := s.RuleOf(i, j)
+	return ok
+}
+
+// narrow appends the contact points of bodies i and j.
+func (s *System) narrow(out []touch, i, j int) []touch {
+	bi, bj := s.Bodies[i], s.Bodies[j]
+	di, iDisk := bi.Shape.(Disk)
+	dj, jDisk := bj.Shape.(Disk)
+	ci, cj := [2]float64{bi.Q[0], bi.Q[1]}, [2]float64{bj.Q[0], bj.Q[1]}
+	vi, vj := s.det.verts[i], s.det.verts[j]
+	switch {
+	case iDisk && jDisk:
+		return diskDisk(out, i, j, ci, cj, di.R, dj.R, s.Alert)
+	case iDisk:
+		return diskPoly(out, i, j, ci, di.R, vj, s.Alert)
+	case jDisk:
+		return diskPoly(out, j, i, cj, dj.R, vi, s.Alert)
+	}
+	return polyPoly(out, i, j, vi, vj, s.Alert, 1e-3*s.Alert)
+}
+
+// unit makes touch t a contact unit: the rows H~ of the relative velocity
+// U = n.(v_a + omega_a x r_a - v_b - omega_b x r_b) on the free bodies'
+// DOFs, both lever arms r to the midpoint of t's two points; a driven
+// antagonist's velocity is the Rigid term. The common point makes the
+// impulses on the two bodies collinear, so that they keep the angular
+// momentum exactly (with a lever arm to each body's own point, a
+// penetrated or open contact's tangential impulse would make a couple of
+// gap x P_T); the normal velocity is that of the two material points to
+// first order, since moving a lever arm along n changes only the
+// tangential one.
+func (s *System) unit(t touch, base int) contact.Unit {
+	n := t.n
+	tg := [2]float64{-n[1], n[0]}
+	rule, _ := s.RuleOf(t.a, t.b)
+	u := contact.Unit{
+		Key: contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b},
+		X:   t.p, N: n, T: tg, Gap: t.gap, Weight: 1, Mu: rule.Mu,
+	}
+	w := &s.det
+	start := len(w.entries)
+	add := func(body int, x [2]float64, sign float64) {
+		b := s.Bodies[body]
+		if b.Driven() {
+			u.ObsN, u.ObsT = n, tg
+			u.Rigid = u.RigidAt([2]float64{b.V[0], b.V[1]})
+			return
+		}
+		r := [2]float64{x[0] - b.Q[0], x[1] - b.Q[1]}
+		e := base + body
+		w.entries = append(w.entries,
+			contact.Entry{Body: e, Eq: 0, N: sign * n[0], T: sign * tg[0]},
+			contact.Entry{Body: e, Eq: 1, N: sign * n[1], T: sign * tg[1]},
+			contact.Entry{Body: e, Eq: 2, N: sign * (r[0]*n[1] - r[1]*n[0]), T: sign * (r[0]*tg[1] - r[1]*tg[0])})
+	}
+	mid := [2]float64{(t.p[0] + t.pb[0]) / 2, (t.p[1] + t.pb[1]) / 2}
+	if t.a < t.b {
+		add(t.a, mid, 1)
+		add(t.b, mid, -1)
+	} else {
+		add(t.b, mid, -1)
+		add(t.a, mid, 1)
+	}
+	u.Entries = w.entries[start:len(w.entries):len(w.entries)]
+	return u
+}
+
+// RuleOfUnit returns the rule of a unit that Detect returned.
+func (s *System) RuleOfUnit(k contact.Key) Rule {
+	r, _ := s.RuleOf(k.A, k.B)
+	return r
+}
+
+// Size is the smaller radius of a unit's two bodies: the length to which
+// the positional law relates the penetration it pushes out in a step.
+func (s *System) Size(k contact.Key) float64 {
+	return math.Min(s.Bodies[k.A].Shape.Radius(), s.Bodies[k.B].Shape.Radius())
+}

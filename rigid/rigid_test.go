@@ -1,0 +1,196 @@
+package rigid
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/contact"
+)
+
+func TestMassProperties(t *testing.T) {
+	rect, err := Rectangle(0.45, 0.4)
+	require.NoError(t, err)
+	tri, c, err := NewPolygon([][2]float64{{0, 0}, {3, 0}, {0, 3}})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name         string
+		shape        Shape
+		area, j, rad float64
+	}{
+		{"rectangle", rect, 0.18, 0.18 * (0.45*0.45 + 0.4*0.4) / 12, math.Hypot(0.225, 0.2)},
+		// right isosceles triangle of legs a: J_c = a^4/18 about its centroid
+		{"triangle", tri, 4.5, 81.0 / 18, math.Hypot(2, 1)},
+		{"disk", Disk{R: 0.1}, math.Pi * 0.01, math.Pi * 1e-4 / 2, 0.1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.InEpsilon(t, tc.area, tc.shape.Area(), 1e-12)
+			require.InEpsilon(t, tc.j, tc.shape.PolarMoment(), 1e-12)
+			require.InEpsilon(t, tc.rad, tc.shape.Radius(), 1e-12)
+		})
+	}
+	require.InDelta(t, 1, c[0], 1e-15, "centroid")
+	require.InDelta(t, 1, c[1], 1e-15, "centroid")
+	b, err := NewBody("b", rect, [2]float64{}, 2500)
+	require.NoError(t, err)
+	require.InEpsilon(t, 2500*0.18, b.Mass, 1e-12)
+	require.InEpsilon(t, 2500*rect.PolarMoment(), b.Inertia, 1e-12)
+}
+
+func TestShapeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    [][2]float64
+		want string
+	}{
+		{"two vertices", [][2]float64{{0, 0}, {1, 0}}, "at least 3"},
+		{"clockwise", [][2]float64{{0, 0}, {0, 1}, {1, 0}}, "counter-clockwise"},
+		{"not convex", [][2]float64{{0, 0}, {2, 0}, {1, 0.5}, {2, 2}, {0, 2}}, "not convex at vertex 3"},
+		{"aligned", [][2]float64{{0, 0}, {1, 0}, {2, 0}, {0, 1}}, "not convex at vertex 2"},
+		{"coincident", [][2]float64{{0, 0}, {1, 0}, {1, 0}, {0, 1}}, "vertices 2 and 3 coincide"},
+		{"NaN", [][2]float64{{0, 0}, {1, math.NaN()}, {0, 1}}, "vertex 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := NewPolygon(tc.v)
+			require.ErrorContains(t, err, tc.want)
+		})
+	}
+	_, err := Rectangle(0, 1)
+	require.ErrorContains(t, err, "positive")
+	_, err = NewBody("b", Disk{R: 1}, [2]float64{}, -1)
+	require.ErrorContains(t, err, `rigid body "b": density -1`)
+	free, err := NewBody("free", Disk{R: 1}, [2]float64{}, 0)
+	require.NoError(t, err)
+	_, err = NewSystem([]*Body{free}, nil, 0)
+	require.ErrorContains(t, err, `rigid body "free": mass 0 kg`)
+	d1, _ := NewBody("d", Disk{R: 1}, [2]float64{}, 1)
+	d2, _ := NewBody("d", Disk{R: 1}, [2]float64{3, 0}, 1)
+	_, err = NewSystem([]*Body{d1, d2}, nil, 0)
+	require.ErrorContains(t, err, `"d": the name is used twice`)
+	_, err = NewSystem([]*Body{d1}, []Rule{{Mu: -0.3}}, 0)
+	require.ErrorContains(t, err, "friction coefficient -0.3")
+	_, err = NewSystem([]*Body{d1}, []Rule{{Restitution: 2}}, 0)
+	require.ErrorContains(t, err, "restitution 2")
+}
+
+// place puts a polygon's vertices at offset x, turned by phi.
+func place(p *Polygon, x [2]float64, phi float64) [][2]float64 {
+	b := &Body{Shape: p, Q: [3]float64{x[0], x[1], phi}}
+	return b.Vertices(nil)
+}
+
+func TestPolygonContacts(t *testing.T) {
+	sq, err := Rectangle(1, 1)
+	require.NoError(t, err)
+	type point struct {
+		x   [2]float64
+		gap float64
+	}
+	for _, tc := range []struct {
+		name string
+		b    [][2]float64 // sq at the origin is a
+		n    [2]float64   // normal from a towards b
+		want []point
+	}{
+		// Identical squares stacked: held at the two ends of the segment.
+		{"stacked", place(sq, [2]float64{0, 1}, 0), [2]float64{0, 1}, []point{{[2]float64{-0.5, 0.5}, 0}, {[2]float64{0.5, 0.5}, 0}}},
+		// Staggered by half: the ends of the overlap, a corner of each.
+		{"staggered", place(sq, [2]float64{0.5, 1.001}, 0), [2]float64{0, 1}, []point{{[2]float64{0, 0.501}, 0.001}, {[2]float64{0.5, 0.501}, 0.001}}},
+		// A diamond's corner on the top face, 1 mm in.
+		{"corner on face", place(sq, [2]float64{0.2, 0.5 + math.Sqrt2/2 - 0.001}, math.Pi/4), [2]float64{0, 1}, []point{{[2]float64{0.2, 0.499}, -0.001}}},
+		// Corner meeting corner, diagonally, 1 mm apart along x.
+		{"corner on corner", place(sq, [2]float64{1.001, 1}, 0), [2]float64{1, 0}, []point{{[2]float64{0.501, 0.5}, 0.001}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := polyPoly(nil, 0, 1, place(sq, [2]float64{}, 0), tc.b, 0.01, 1e-5)
+			require.Len(t, got, len(tc.want))
+			for k, w := range tc.want {
+				// b's point and the normal towards b, whichever is the candidate.
+				n, x := got[k].n, got[k].p
+				if got[k].a == 0 { // candidate a: flip to compare with b's view
+					n, x = [2]float64{-n[0], -n[1]}, got[k].pb
+				}
+				require.InDelta(t, tc.n[0], n[0], 1e-12, "point %d: normal", k)
+				require.InDelta(t, tc.n[1], n[1], 1e-12, "point %d: normal", k)
+				require.InDelta(t, w.gap, got[k].gap, 1e-12, "point %d: gap", k)
+				require.InDelta(t, w.x[0], x[0], 1e-9, "point %d: x", k)
+				require.InDelta(t, w.x[1], x[1], 1e-9, "point %d: y", k)
+			}
+		})
+	}
+}
+
+func TestDiskContacts(t *testing.T) {
+	sq, err := Rectangle(1, 1)
+	require.NoError(t, err)
+	A := place(sq, [2]float64{}, 0)
+	s2 := math.Sqrt2 / 2
+	for _, tc := range []struct {
+		name   string
+		c      [2]float64
+		n      [2]float64
+		gap    float64
+		closed bool
+	}{
+		{"on the face", [2]float64{0.1, 0.6}, [2]float64{0, 1}, 0, true},
+		{"off a vertex: the normal turns", [2]float64{0.5 + 0.1*s2, 0.5 + 0.1*s2}, [2]float64{s2, s2}, 0, true},
+		{"centre inside", [2]float64{0.3, 0.45}, [2]float64{0, 1}, -0.15, true},
+		{"beyond the alert", [2]float64{0, 0.7}, [2]float64{}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := diskPoly(nil, 1, 0, tc.c, 0.1, A, 0.05)
+			if !tc.closed {
+				require.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			require.InDelta(t, tc.gap, got[0].gap, 1e-12)
+			require.InDelta(t, tc.n[0], got[0].n[0], 1e-12)
+			require.InDelta(t, tc.n[1], got[0].n[1], 1e-12)
+		})
+	}
+	got := diskDisk(nil, 0, 1, [2]float64{0, 0}, [2]float64{0.3, 0.4}, 0.2, 0.25, 0.1)
+	require.Len(t, got, 1)
+	require.InDelta(t, 0.05, got[0].gap, 1e-12)
+	require.InDelta(t, -0.6, got[0].n[0], 1e-12)
+	require.InDelta(t, -0.8, got[0].n[1], 1e-12)
+}
+
+// TestBroadPhase compares the grid's pairs with every pair of boxes, on
+// disks and polygons of mixed sizes with two large bodies.
+func TestBroadPhase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var bodies []*Body
+	for k := 0; k < 400; k++ {
+		var shape Shape = Disk{R: 0.05 + 0.1*rng.Float64()}
+		if k%3 == 0 {
+			shape, _ = Rectangle(0.1+0.2*rng.Float64(), 0.1+0.1*rng.Float64())
+		}
+		b, err := NewBody("b"+string(rune(k)), shape, [2]float64{10 * rng.Float64(), 10 * rng.Float64()}, 1)
+		require.NoError(t, err)
+		b.Q[2] = rng.Float64()
+		bodies = append(bodies, b)
+	}
+	for k, y := range []float64{-0.5, 10.5} {
+		wall, _ := Rectangle(12, 1)
+		b, _ := NewBody([]string{"floor", "roof"}[k], wall, [2]float64{5, y}, 0)
+		b.Motion = contact.Fixed{}
+		bodies = append(bodies, b)
+	}
+	s, err := NewSystem(bodies, []Rule{{}}, 0)
+	require.NoError(t, err)
+	s.place()
+	got := s.broad(nil)
+	var want [][2]int
+	for i := range bodies {
+		for j := i + 1; j < len(bodies); j++ {
+			if s.touchable(i, j) && overlap(s.det.lo[i], s.det.hi[i], s.det.lo[j], s.det.hi[j]) {
+				want = append(want, [2]int{i, j})
+			}
+		}
+	}
+	require.NotEmpty(t, want)
+	require.Equal(t, want, got)
+}

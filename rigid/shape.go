@@ -1,0 +1,104 @@
+package rigid
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Shape is the section of a rigid body, about its centre of mass.
+type Shape interface {
+	// Area is the section's area (m^2).
+	Area() float64
+	// PolarMoment is the integral of |r|^2 over the section about its
+	// centre of mass (m^4): the moment of inertia is density x thickness x
+	// PolarMoment.
+	PolarMoment() float64
+	// Radius is the largest distance of a point of the section from its
+	// centre of mass.
+	Radius() float64
+}
+
+// Polygon is a convex polygon; Vertices are counter-clockwise, about the
+// centre of mass. Make one with NewPolygon or Rectangle.
+type Polygon struct {
+	Vertices [][2]float64
+	area, j  float64
+	radius   float64
+}
+
+// Disk is a disk of radius R.
+type Disk struct{ R float64 }
+
+// Area is pi R^2.
+func (d Disk) Area() float64 { return math.Pi * d.R * d.R }
+
+// PolarMoment is pi R^4 / 2.
+func (d Disk) PolarMoment() float64 { return math.Pi * math.Pow(d.R, 4) / 2 }
+
+// Radius is R.
+func (d Disk) Radius() float64 { return d.R }
+
+// Area of the polygon.
+func (p *Polygon) Area() float64 { return p.area }
+
+// PolarMoment of the polygon about its centre of mass.
+func (p *Polygon) PolarMoment() float64 { return p.j }
+
+// Radius is the distance of the farthest vertex.
+func (p *Polygon) Radius() float64 { return p.radius }
+
+// Rectangle is a w x h rectangle centred on its centre of mass.
+func Rectangle(w, h float64) (*Polygon, error) {
+	if !(w > 0) || !(h > 0) || math.IsInf(w, 0) || math.IsInf(h, 0) {
+		return nil, fmt.Errorf("rectangle %g x %g: expected a positive, finite width and height", w, h)
+	}
+	p, _, err := NewPolygon([][2]float64{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}})
+	return p, err
+}
+
+// NewPolygon makes a convex polygon of vertices given counter-clockwise
+// in any frame and returns it with its centre of mass in that frame.
+func NewPolygon(vertices [][2]float64) (*Polygon, [2]float64, error) {
+	n := len(vertices)
+	if n < 3 {
+		return nil, [2]float64{}, fmt.Errorf("polygon of %d vertices: expected at least 3", n)
+	}
+	var a, cx, cy float64
+	for i, v := range vertices {
+		if math.IsNaN(v[0]) || math.IsNaN(v[1]) || math.IsInf(v[0], 0) || math.IsInf(v[1], 0) {
+			return nil, [2]float64{}, fmt.Errorf("vertex %d is %v: expected finite coordinates", i+1, v)
+		}
+		w := vertices[(i+1)%n]
+		c := v[0]*w[1] - w[0]*v[1]
+		a += c / 2
+		cx += (v[0] + w[0]) * c / 6
+		cy += (v[1] + w[1]) * c / 6
+	}
+	if !(a > 0) {
+		return nil, [2]float64{}, errors.New("the vertices are clockwise or the polygon has no area: list them counter-clockwise")
+	}
+	c := [2]float64{cx / a, cy / a}
+	local := make([][2]float64, n)
+	size := 0.0
+	for i, v := range vertices {
+		local[i] = [2]float64{v[0] - c[0], v[1] - c[1]}
+		size = math.Max(size, math.Hypot(local[i][0], local[i][1]))
+	}
+	for i := range local {
+		u, v, w := local[(i+n-1)%n], local[i], local[(i+1)%n]
+		if math.Hypot(w[0]-v[0], w[1]-v[1]) <= 1e-9*size {
+			return nil, [2]float64{}, fmt.Errorf("vertices %d and %d coincide", i+1, (i+1)%n+1)
+		}
+		if cross := (v[0]-u[0])*(w[1]-v[1]) - (v[1]-u[1])*(w[0]-v[0]); cross <= 1e-12*size*size {
+			return nil, [2]float64{}, fmt.Errorf("the polygon is not convex at vertex %d %v (or three vertices are aligned there)", i+1, vertices[i])
+		}
+	}
+	p := &Polygon{Vertices: local, area: a, radius: size}
+	for i, v := range local {
+		w := local[(i+1)%n]
+		c := v[0]*w[1] - w[0]*v[1]
+		p.j += c * (v[0]*v[0] + v[0]*w[0] + w[0]*w[0] + v[1]*v[1] + v[1]*w[1] + w[1]*w[1]) / 12
+	}
+	return p, c, nil
+}

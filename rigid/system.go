@@ -1,0 +1,219 @@
+package rigid
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fecontact/fecontact/contact"
+)
+
+// Rule says that bodies of groups A and B touch, with friction coefficient
+// Mu and law Law. "" or "*" matches every group.
+//
+// Restitution applies to the Shock law: it is imposed on U_end + e U_start
+// (normal and tangential), the weighted mean velocity of [JM91] section 6
+// whose dissipation index is delta = (1 - e)/(1 + e). The zero value is
+// delta = 1, inelastic (the pillar of [JM91] section 9); e = 1 is delta =
+// 0, which restores the normal velocity of a single collision.
+type Rule struct {
+	A, B        string
+	Mu          float64
+	Law         contact.Law
+	Restitution float64
+}
+
+// Restitution returns the e of dissipation index delta in [0, 1].
+func Restitution(delta float64) float64 { return (1 - delta) / (1 + delta) }
+
+func (r Rule) matches(a, b string) bool {
+	m := func(pat, g string) bool { return pat == "" || pat == "*" || pat == g }
+	return (m(r.A, a) && m(r.B, b)) || (m(r.A, b) && m(r.B, a))
+}
+
+// Energy is a free body's energy account over the run, per m of
+// thickness: Kinetic is its current value, the others accumulate. At theta
+// = 1/2 Kinetic - External - Contact stays at its initial value; Numerical
+// is the dissipation of theta > 1/2, (theta - 1/2) dv' M dv per step.
+type Energy struct {
+	Kinetic, External, Numerical, Contact float64
+}
+
+// System is a set of rigid bodies, the rules of their contacts and the
+// alert distance, stepped by the theta-method (Begin, AddImpulse,
+// Finish) inside a simulation that solves their contacts.
+type System struct {
+	Bodies []*Body
+	Rules  []Rule
+	// Alert is the distance within which two bodies' features are paired
+	// (m); zero means a tenth of the smallest body's radius.
+	Alert float64
+
+	rule         [][]int // group index pairs -> first matching rule, or -1
+	group        []int   // per body: its group's index
+	v0, vfree, r [][3]float64
+	energy       []Energy
+	h, theta, t  float64
+	det          detectWork
+}
+
+// NewSystem checks the bodies and the rules and records the bodies'
+// initial positions, from which driven ones move.
+func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
+	s := &System{Bodies: bodies, Rules: rules, Alert: alert}
+	names := map[string]bool{}
+	groups := map[string]int{}
+	var list []string
+	minR := math.Inf(1)
+	for _, b := range bodies {
+		if err := b.check(); err != nil {
+			return nil, err
+		}
+		if names[b.Name] {
+			return nil, fmt.Errorf("rigid body %q: the name is used twice", b.Name)
+		}
+		names[b.Name] = true
+		if b.Driven() {
+			off, v := b.Motion.Offset(0), b.Motion.Velocity(0)
+			b.start = [2]float64{b.Q[0] - off[0], b.Q[1] - off[1]}
+			b.V = [3]float64{v[0], v[1], 0}
+		}
+		if _, ok := groups[b.Group]; !ok {
+			groups[b.Group] = len(list)
+			list = append(list, b.Group)
+		}
+		s.group = append(s.group, groups[b.Group])
+		minR = math.Min(minR, b.Shape.Radius())
+	}
+	for k, r := range rules {
+		if !(r.Mu >= 0) || math.IsInf(r.Mu, 0) {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): friction coefficient %g: expected a finite, non-negative value", k+1, r.A, r.B, r.Mu)
+		}
+		if r.Law != contact.Positional && r.Law != contact.Shock {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): unknown law %d", k+1, r.A, r.B, r.Law)
+		}
+		if !(r.Restitution >= 0 && r.Restitution <= 1) {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): restitution %g: expected a value in [0, 1] (a dissipation index in [0, 1])", k+1, r.A, r.B, r.Restitution)
+		}
+	}
+	if s.Alert == 0 && len(bodies) > 0 {
+		s.Alert = minR / 10
+	}
+	if !(s.Alert > 0) || math.IsInf(s.Alert, 0) {
+		return nil, fmt.Errorf("rigid bodies: alert = %g m: expected a positive, finite distance", s.Alert)
+	}
+	s.rule = make([][]int, len(list))
+	for i, a := range list {
+		s.rule[i] = make([]int, len(list))
+		for j, b := range list {
+			s.rule[i][j] = -1
+			for k, r := range rules {
+				if r.matches(a, b) {
+					s.rule[i][j] = k
+					break
+				}
+			}
+		}
+	}
+	n := len(bodies)
+	s.v0, s.vfree, s.r, s.energy = make([][3]float64, n), make([][3]float64, n), make([][3]float64, n), make([]Energy, n)
+	for i, b := range bodies {
+		if !b.Driven() {
+			s.energy[i].Kinetic = b.kinetic(b.V)
+		}
+	}
+	return s, nil
+}
+
+// RuleOf returns the rule between bodies i and j, or false when they do not
+// touch.
+func (s *System) RuleOf(i, j int) (Rule, bool) {
+	k := s.rule[s.group[i]][s.group[j]]
+	if k < 0 {
+		return Rule{}, false
+	}
+	return s.Rules[k], true
+}
+
+func (b *Body) kinetic(v [3]float64) float64 {
+	return (b.Mass*(v[0]*v[0]+v[1]*v[1]) + b.Inertia*v[2]*v[2]) / 2
+}
+
+// Eqs are a free body's equations: x, y, phi.
+var freeEqs = []int{0, 1, 2}
+
+// Compliance returns the equations of body i seen by contact and the
+// inverse of its mass matrix on them (row-major): none for a driven body.
+func (s *System) Compliance(i int) (eqs []int, c []float64) {
+	b := s.Bodies[i]
+	if b.Driven() {
+		return nil, nil
+	}
+	return freeEqs, []float64{1 / b.Mass, 0, 0, 0, 1 / b.Mass, 0, 0, 0, 1 / b.Inertia}
+}
+
+// Begin starts a step of length h from time t: the free velocities, those
+// the bodies would have at the end without contact.
+func (s *System) Begin(t, h, theta float64) {
+	s.t, s.h, s.theta = t, h, theta
+	for i, b := range s.Bodies {
+		s.v0[i], s.r[i] = b.V, [3]float64{}
+		s.vfree[i] = [3]float64{b.V[0] + h*b.Gravity[0], b.V[1] + h*b.Gravity[1], b.V[2]}
+	}
+}
+
+// Velocity returns body i's velocity at the start of the step (nil for a
+// driven body, which has no DOFs in the contact problem).
+func (s *System) Velocity(i int) []float64 {
+	if s.Bodies[i].Driven() {
+		return nil
+	}
+	return s.v0[i][:]
+}
+
+// FreeVelocity returns body i's free velocity (nil for a driven body).
+func (s *System) FreeVelocity(i int) []float64 {
+	if s.Bodies[i].Driven() {
+		return nil
+	}
+	return s.vfree[i][:]
+}
+
+// AddImpulse adds a generalised contact impulse (N s, N s, N m s) to body
+// i's step.
+func (s *System) AddImpulse(i int, r []float64) {
+	for k := range r {
+		s.r[i][k] += r[k]
+	}
+}
+
+// Finish ends the step: end velocities v1 = vfree + M^-1 r, positions
+// q1 = q0 + h (theta v1 + (1 - theta) v0), and the energy accounts.
+func (s *System) Finish() {
+	h, th := s.h, s.theta
+	for i, b := range s.Bodies {
+		if b.Driven() {
+			off := b.Motion.Offset(s.t + h)
+			b.Q = [3]float64{b.start[0] + off[0], b.start[1] + off[1], b.Q[2]}
+			v := b.Motion.Velocity(s.t + h)
+			b.V = [3]float64{v[0], v[1], 0}
+			continue
+		}
+		m := [3]float64{b.Mass, b.Mass, b.Inertia}
+		v0, e := s.v0[i], &s.energy[i]
+		var v1, vt [3]float64
+		for k := range 3 {
+			v1[k] = s.vfree[i][k] + s.r[i][k]/m[k]
+			vt[k] = th*v1[k] + (1-th)*v0[k]
+			b.Q[k] += h * vt[k]
+			dv := v1[k] - v0[k]
+			e.Numerical += (th - 0.5) * m[k] * dv * dv
+			e.Contact += s.r[i][k] * vt[k]
+		}
+		e.External += h * b.Mass * (b.Gravity[0]*vt[0] + b.Gravity[1]*vt[1])
+		e.Kinetic = b.kinetic(v1)
+		b.V = v1
+	}
+}
+
+// Energy returns body i's account (zero for a driven body).
+func (s *System) Energy(i int) Energy { return s.energy[i] }
