@@ -36,7 +36,7 @@ func TestRocking(t *testing.T) {
 	require.NoError(t, err)
 	block, err := rigid.NewBody("block", shape, [2]float64{}, 2000)
 	require.NoError(t, err)
-	th0 := alpha / 2 // on its left corner, falling back
+	th0 := alpha / 2                                                                                            // on its left corner, falling back
 	block.Q = [3]float64{w/2*math.Cos(th0) - hgt/2*math.Sin(th0), w/2*math.Sin(th0) + hgt/2*math.Cos(th0), th0} // left corner at the origin
 	block.Gravity = [2]float64{0, -g}
 	sys, err := rigid.NewSystem([]*rigid.Body{floor(t), block}, []rigid.Rule{{Mu: 0.8, Law: contact.Shock}}, 0)
