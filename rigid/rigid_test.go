@@ -194,3 +194,34 @@ func TestBroadPhase(t *testing.T) {
 	require.NotEmpty(t, want)
 	require.Equal(t, want, got)
 }
+
+func TestDistance(t *testing.T) {
+	sq, err := Rectangle(1, 1)
+	require.NoError(t, err)
+	body := func(s Shape, x, y, phi float64) *Body {
+		return &Body{Shape: s, Q: [3]float64{x, y, phi}}
+	}
+	a := body(sq, 0, 0, 0)
+	for _, tc := range []struct {
+		name string
+		b    *Body
+		want float64
+	}{
+		{"joint open by 1 cm", body(sq, 1.01, 0.3, 0), 0.01},
+		{"corner to corner", body(sq, 1.03, 1.04, 0), 0.05},
+		{"overlap by 2 mm", body(sq, 0.998, 0, 0), -0.002},
+		{"diamond's corner above a face", body(sq, 0, 0.5+math.Sqrt2/2+0.1, math.Pi/4), 0.1},
+		{"disk off a corner", body(Disk{R: 0.1}, 0.8, 0.9, 0), 0.5 - 0.1},
+		{"disk into a face", body(Disk{R: 0.1}, 0.55, 0, 0), -0.05},
+		{"two disks", body(Disk{R: 0.1}, 3, 4, 0), 5 - 0.1 - 0.2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := a
+			if tc.name == "two disks" {
+				first = body(Disk{R: 0.2}, 0, 0, 0)
+			}
+			require.InDelta(t, tc.want, Distance(first, tc.b), 1e-12)
+			require.InDelta(t, tc.want, Distance(tc.b, first), 1e-12, "symmetric")
+		})
+	}
+}

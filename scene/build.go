@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -27,6 +28,7 @@ type Model struct {
 	Scene    *Scene
 	Bodies   []*timestep.Body
 	Detector *contact.Detector
+	Rigid    *rigid.System // nil without [[rigid]] bodies
 }
 
 // Model builds the scene's bodies and contact pairs.
@@ -74,6 +76,9 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	m.Detector = det
+	if m.Rigid, err = s.rigidSystem(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -90,6 +95,7 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 	opts := timestep.SimOptions{
 		H: s.Time.H, Theta: s.Time.Theta, Strict: s.Solver.Strict,
 		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
+		Rigid:  m.Rigid,
 	}
 	if len(onProblem) > 0 {
 		opts.OnProblem = onProblem[0]
@@ -176,15 +182,21 @@ func (o Obstacle) build() *contact.Obstacle {
 	for _, p := range o.Points {
 		out.Points = append(out.Points, [2]float64{p[0], p[1]})
 	}
-	m := o.Motion
-	switch m.Type {
-	case "velocity":
-		out.Motion = contact.ConstantVelocity{V: [2]float64{m.Velocity[0], m.Velocity[1]}}
-	case "sine":
-		l := math.Hypot(m.Direction[0], m.Direction[1])
-		out.Motion = contact.Sine{Amplitude: m.Amplitude, Period: m.Period, Direction: [2]float64{m.Direction[0] / l, m.Direction[1] / l}}
+	if t := o.Motion.Type; t != "" && t != "fixed" {
+		out.Motion = o.Motion.build()
 	}
 	return out
+}
+
+func (m Motion) build() contact.Motion {
+	switch m.Type {
+	case "velocity":
+		return contact.ConstantVelocity{V: [2]float64{m.Velocity[0], m.Velocity[1]}}
+	case "sine":
+		l := math.Hypot(m.Direction[0], m.Direction[1])
+		return contact.Sine{Amplitude: m.Amplitude, Period: m.Period, Direction: [2]float64{m.Direction[0] / l, m.Direction[1] / l}}
+	}
+	return contact.Fixed{}
 }
 
 func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side, error) {

@@ -24,6 +24,9 @@ type Scene struct {
 	Bodies    []Body     `toml:"body"`
 	Obstacles []Obstacle `toml:"obstacle"`
 	Contacts  []Contact  `toml:"contact"`
+	// Rigid bodies and the rules of their contacts.
+	Rigid         []Rigid       `toml:"rigid"`
+	RigidContacts RigidContacts `toml:"rigid_contacts"`
 
 	// Dir is the folder of the scene file: Gmsh paths are relative to it.
 	Dir string `toml:"-"`
@@ -56,6 +59,9 @@ type Output struct {
 	Every    int       `toml:"every"`    // steps between field outputs; default 10
 	Encoding string    `toml:"encoding"` // base64 (default), raw, ascii
 	Pictures []float64 `toml:"pictures"` // times of the deformed-bodies picture
+	// Gaps are pairs of [[rigid]] bodies whose distance is written every
+	// step (history.csv) and drawn (gaps.png).
+	Gaps [][]string `toml:"gaps"`
 }
 
 // Body is one deformable body.
@@ -279,8 +285,8 @@ func (s *Scene) check() error {
 			return bad("[output]", "pictures", p, fmt.Sprintf("expected times within [0, %g]", t.Duration))
 		}
 	}
-	if len(s.Bodies) == 0 {
-		return errors.New("no [[body]]: a scene needs at least one body")
+	if len(s.Bodies) == 0 && len(s.Rigid) == 0 {
+		return errors.New("no [[body]] nor [[rigid]]: a scene needs at least one body")
 	}
 	names := map[string]bool{}
 	for i := range s.Bodies {
@@ -292,6 +298,9 @@ func (s *Scene) check() error {
 			return fmt.Errorf("body %q is defined twice", b.Name)
 		}
 		names[b.Name] = true
+	}
+	if err := s.checkRigid(names); err != nil {
+		return err
 	}
 	obstacles := map[string]bool{}
 	for i, o := range s.Obstacles {
@@ -427,7 +436,10 @@ func (o Obstacle) check(i int) error {
 			return bad(where, fmt.Sprintf("points[%d]", k+1), p, "expected [x, y] in m")
 		}
 	}
-	m := o.Motion
+	return o.Motion.check(where)
+}
+
+func (m Motion) check(where string) error {
 	switch m.Type {
 	case "", "fixed":
 	case "velocity":

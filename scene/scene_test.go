@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -97,6 +98,20 @@ func TestExamples(t *testing.T) {
 					require.NoError(t, err)
 				}
 				assert.Less(t, sim.Stepper.TotalEnergy().Kinetic, 1.0)
+			case "pillar", "pillar-taller-block", "pillar-staggered":
+				// 1.5 s of shaking: the two lowest blocks get apart
+				// ([JM91] section 9), and contact never creates energy.
+				e0 := sim.TotalEnergy().Balance()
+				for i := 0; i < 1500; i++ {
+					_, err := sim.Step()
+					require.NoError(t, err)
+					e := sim.TotalEnergy()
+					scale := math.Max(1, math.Max(math.Abs(e0), math.Abs(e.External)))
+					require.LessOrEqual(t, e.Balance()-e0, 1e-12*scale, "step %d", i+1)
+				}
+				gap := rigid.Distance(m.Rigid.Bodies[1], m.Rigid.Bodies[2])
+				assert.Greater(t, gap, 0.005, "the joint between block01 and block02 (m)")
+				assert.LessOrEqual(t, sim.NormalWork+sim.FrictionWork, 0.0)
 			default:
 				t.Fatalf("example %s has no test", name)
 			}
@@ -316,4 +331,108 @@ func TestWarnings(t *testing.T) {
 	m, err := sc.Model(Variant{})
 	require.NoError(t, err)
 	assert.Empty(t, m.Warnings(), "bodies apart, 1 m/s x 1 us per step")
+}
+
+// TestPillarSensitivity runs the pillar and the pillar with one block 1 mm
+// taller for 2 s: [JM91] section 9 says the motion is "visibly altered";
+// here the top blocks end centimetres apart.
+func TestPillarSensitivity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4000 steps of 19 rigid bodies")
+	}
+	var top [2][3]float64
+	for k, name := range []string{"pillar", "pillar-taller-block"} {
+		data, err := examples.Scene(name)
+		require.NoError(t, err)
+		sc, err := Decode(strings.NewReader(string(data)), name+"/scene.toml")
+		require.NoError(t, err)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		for i := 0; i < 2000; i++ {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		top[k] = m.Rigid.Bodies[17].Q // block17, the top of the left column
+	}
+	d := math.Hypot(top[0][0]-top[1][0], top[0][1]-top[1][1])
+	t.Logf("block17 at 2 s: (%.4f, %.4f) and (%.4f, %.4f), %.1f mm apart", top[0][0], top[0][1], top[1][0], top[1][1], 1e3*d)
+	assert.Greater(t, d, 0.05, "1 mm of height moves the top block by more than 5 cm")
+}
+
+const rigidMinimal = `
+[time]
+h = 1e-3
+duration = 1e-2
+
+[[rigid]]
+name = "ground"
+group = "ground"
+rectangle = [2.0, 0.2]
+position = [0.0, -0.1]
+motion = { type = "fixed" }
+
+[[rigid]]
+name = "ball"
+radius = 0.1
+position = [0.0, 0.1]
+rho = 1000
+gravity = [0.0, -9.81]
+
+[rigid_contacts]
+[[rigid_contacts.rule]]
+groups = ["*", "*"]
+mu = 0.3
+`
+
+func TestRigidDecodeErrors(t *testing.T) {
+	poly := func(vs string) string {
+		return rigidMinimal + "\n[[rigid]]\nname = \"p\"\npolygon = " + vs + "\nrho = 1000\n"
+	}
+	for _, tc := range []struct {
+		name, scene, want string
+	}{
+		{"unknown key", strings.Replace(rigidMinimal, "rho = 1000", "rhoo = 1000", 1), "unknown key rigid.rhoo"},
+		{"two shapes", strings.Replace(rigidMinimal, "radius = 0.1", "radius = 0.1\nrectangle = [1.0, 1.0]", 1), `rigid body "ball": give exactly one shape`},
+		{"no density", strings.Replace(rigidMinimal, "rho = 1000", "", 1), `rigid body "ball": rho = 0: expected a positive density in kg/m^3 (a body without mass must be driven`},
+		{"negative density", strings.Replace(rigidMinimal, "rho = 1000", "rho = -1000", 1), `rigid body "ball": rho = -1000`},
+		{"no position", strings.Replace(rigidMinimal, "position = [0.0, 0.1]", "", 1), `rigid body "ball": position = []: expected the centre [x, y] in m`},
+		{"clockwise", poly("[[0.0, 1.0], [1.0, 2.0], [1.0, 1.0]]"), `rigid body "p": polygon: the vertices are clockwise`},
+		{"not convex", poly("[[0.0, 1.0], [2.0, 1.0], [1.0, 1.5], [2.0, 3.0], [0.0, 3.0]]"), `rigid body "p": polygon: the polygon is not convex at vertex 3`},
+		{"polygon and position", strings.Replace(poly("[[0.0, 1.0], [1.0, 1.0], [0.0, 2.0]]"), "name = \"p\"", "name = \"p\"\nposition = [1.0, 1.0]", 1), `rigid body "p": a polygon's vertices place it: leave position out`},
+		{"driven with velocity", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nvelocity = [1.0, 0.0]", 1), `rigid body "ground": a driven body (motion) takes its velocity from the motion`},
+		{"motion type", strings.Replace(rigidMinimal, `"fixed"`, `"shake"`, 1), `rigid body "ground": motion.type = "shake": expected fixed, velocity or sine`},
+		{"rule group", strings.Replace(rigidMinimal, `groups = ["*", "*"]`, `groups = ["ground", "balls"]`, 1), `[[rigid_contacts.rule]] 1: groups = ["ground" "balls"]: "balls" is the group of no [[rigid]] body`},
+		{"one group", strings.Replace(rigidMinimal, `groups = ["*", "*"]`, `groups = ["*"]`, 1), `expected two group names`},
+		{"dissipation index", rigidMinimal + "dissipation_index = 1.5\n", `dissipation_index = 1.5: expected a value in [0, 1]`},
+		{"index of the positional law", rigidMinimal + "dissipation_index = 0.5\nlaw = \"signorini\"\n", `dissipation_index = 0.5: applies to the shock law only`},
+		{"name taken", strings.Replace(minimal, `name = "b"`, `name = "ball"`, 1) + strings.Replace(rigidMinimal, "[time]\nh = 1e-3\nduration = 1e-2\n", "", 1), `rigid body "ball": the name is taken by another body`},
+		{"gap of no body", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\ngaps = [[\"ground\", \"bal\"]]\n\n[[rigid]]", 1), `[output]: gaps[1] = ["ground" "bal"]: expected the names of two [[rigid]] bodies`},
+		{"rules without bodies", minimal + "\n[rigid_contacts]\nalert = 0.01\n", "[rigid_contacts] without any [[rigid]] body"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Decode(strings.NewReader(tc.scene), "scene.toml")
+			if err == nil {
+				_, err = sc.Model(Variant{})
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "scene.toml"), "the file is named: %v", err)
+		})
+	}
+}
+
+// TestRigidOverlapAtStart: a ball placed 5 cm into the ground is refused
+// at the first step, naming both bodies.
+func TestRigidOverlapAtStart(t *testing.T) {
+	sc, err := Decode(strings.NewReader(strings.Replace(rigidMinimal, "position = [0.0, 0.1]", "position = [0.0, 0.05]", 1)), "scene.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	sim, err := m.Simulation()
+	require.NoError(t, err)
+	_, err = sim.Step()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `step 1 (t = 0): rigid bodies "ball" and "ground": 0.05 m into each other at (0, -0.05), deeper than the alert distance 0.01 m`)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/scene"
 )
 
@@ -79,8 +80,37 @@ func infoCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "contact %q: %d candidate nodes (%s of body %s) against %s; mu %g, law %s, basis %s, alert %.3g m\n",
 			p.Name, len(p.Candidate.Nodes), p.Candidate.Group, sc.Contacts[i].Candidate.Body, ant, p.Mu, sc.Contacts[i].Law, sc.Contacts[i].Basis, p.Alert)
 	}
+	if model.Rigid != nil {
+		rigidInfo(stdout, model.Rigid)
+	}
 	for _, w := range model.Warnings() {
 		fmt.Fprintf(stdout, "warning: %s\n", w)
 	}
 	return nil
+}
+
+// rigidInfo describes the rigid bodies: how many of each kind, their total
+// mass, and the rules of their contacts.
+func rigidInfo(w io.Writer, sys *rigid.System) {
+	var polygons, disks, driven int
+	var mass float64
+	for _, b := range sys.Bodies {
+		switch {
+		case b.Driven():
+			driven++
+		default:
+			mass += b.Mass
+		}
+		if _, ok := b.Shape.(rigid.Disk); ok {
+			disks++
+		} else {
+			polygons++
+		}
+	}
+	fmt.Fprintf(w, "rigid bodies: %d polygons, %d disks, %d of them driven; free mass %.4g kg per m of thickness; alert %.3g m\n",
+		polygons, disks, driven, mass, sys.Alert)
+	for _, r := range sys.Rules {
+		fmt.Fprintf(w, "rigid contacts %q with %q: mu %g, law %s, restitution %g (dissipation index %.3g)\n",
+			r.A, r.B, r.Mu, r.Law, r.Restitution, (1-r.Restitution)/(1+r.Restitution))
+	}
 }

@@ -38,7 +38,7 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 	}
 	elapsed := time.Since(p.start)
 	eta := time.Duration(float64(elapsed) / float64(step) * float64(p.total-step)).Round(time.Second)
-	e := sim.Stepper.TotalEnergy()
+	e := sim.TotalEnergy()
 	if p.terminal {
 		if time.Since(p.last) < 100*time.Millisecond && step != p.total {
 			return

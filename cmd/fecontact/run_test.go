@@ -46,6 +46,34 @@ func TestExampleRun(t *testing.T) {
 	assert.Len(t, strings.Split(strings.TrimSpace(string(hist)), "\n"), 122)
 }
 
+// TestPillarRun runs the pillar example briefly and opens its rigid bodies
+// with VTK: 19 polygons (VTK type 7) with their velocities, the gap's
+// column and picture.
+func TestPillarRun(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := fecontact("example", "pillar", "--steps", "100", "-o", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "0 bodies, 0 DOFs, 19 rigid bodies")
+	assert.Contains(t, stdout, "rigid.pvd")
+	rigid := vtkcheck.Read(t, filepath.Join(dir, "rigid.pvd"))
+	require.Len(t, rigid, 3, "t = 0, 0.05 and 0.1 s")
+	assert.Equal(t, []int{7}, rigid[2].Types, "polygons")
+	assert.Equal(t, 19, rigid[2].Cells)
+	assert.Equal(t, 4*19, rigid[2].Points)
+	assert.Contains(t, rigid[2].Arrays, "velocity")
+	assert.NotZero(t, rigid[2].Sums["velocity"], "the ground moves")
+	contacts := vtkcheck.Read(t, filepath.Join(dir, "contacts.pvd"))
+	assert.Equal(t, -float64(contacts[2].Points), contacts[2].Sums["pair"], "contacts between rigid bodies have pair -1")
+	hist, err := os.ReadFile(filepath.Join(dir, "history.csv"))
+	require.NoError(t, err)
+	assert.Contains(t, strings.SplitN(string(hist), "\n", 2)[0], ",block01_cx,block01_cy,block01_angle,block01_px,block01_py,block01_L,")
+	assert.Contains(t, strings.SplitN(string(hist), "\n", 2)[0], ",gap_block01_block02")
+	for _, f := range []string{"gaps.png", "bodies.png"} {
+		_, err := os.Stat(filepath.Join(dir, f))
+		assert.NoError(t, err, f)
+	}
+}
+
 func TestRunAndInfoErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.toml")
@@ -58,7 +86,7 @@ func TestRunAndInfoErrors(t *testing.T) {
 		{[]string{"run", bad}, 1, "bad.toml: [time]: h = -1e-06: expected a positive time step in s"},
 		{[]string{"info", bad}, 1, "bad.toml: [time]: h = -1e-06"},
 		{[]string{"run"}, 2, "expected one scene file"},
-		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, resting-block)`},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, pillar, pillar-staggered, pillar-taller-block, resting-block)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
 		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
 		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},

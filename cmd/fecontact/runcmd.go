@@ -154,7 +154,8 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
 	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
-	out, err := results.NewWriter(*rf.out, sim, results.Options{Encoding: enc, Pictures: sc.Output.Pictures})
+	gaps, _ := sc.GapPairs() // checked with the scene
+	out, err := results.NewWriter(*rf.out, sim, results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps})
 	if err != nil {
 		return err
 	}
@@ -162,8 +163,12 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	for _, b := range model.Bodies {
 		dofs += b.Space.N()
 	}
-	fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs, %d steps of %g s (setup and factorisation %.2f s)\n",
-		sc.Name, len(model.Bodies), dofs, steps, sc.Time.H, setup.Seconds())
+	rigidBodies := ""
+	if model.Rigid != nil {
+		rigidBodies = fmt.Sprintf(", %d rigid bodies", len(model.Rigid.Bodies))
+	}
+	fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)\n",
+		sc.Name, len(model.Bodies), dofs, rigidBodies, steps, sc.Time.H, setup.Seconds())
 	for _, w := range model.Warnings() {
 		fmt.Fprintf(stdout, "warning: %s\n", w)
 	}
@@ -201,9 +206,14 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time(), *rf.out)
 	}
 	sum.print(&report, sim, out.InitialBalance(), done, elapsed, *rf.out)
-	solve := solveTime(sim)
-	fmt.Fprintf(&report, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
-		1e3*elapsed.Seconds()/float64(max(done, 1)), elapsed.Seconds()/float64(max(done, 1))/solve.Seconds(), 1e3*solve.Seconds(), peakMemory())
+	perStep := elapsed.Seconds() / float64(max(done, 1))
+	if sim.Stepper.NumBodies() > 0 {
+		solve := solveTime(sim)
+		fmt.Fprintf(&report, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
+			1e3*perStep, perStep/solve.Seconds(), 1e3*solve.Seconds(), peakMemory())
+	} else {
+		fmt.Fprintf(&report, "cost: %.3g ms per step; peak memory %s\n", 1e3*perStep, peakMemory())
+	}
 	stdout.Write(report.Bytes())
 	if err := atomicfile.Write(filepath.Join(*rf.out, "summary.txt"), func(w io.Writer) error {
 		_, err := w.Write(report.Bytes())

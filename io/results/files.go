@@ -78,14 +78,16 @@ type history struct {
 	w       *bufio.Writer
 	path    string
 	ledgers []*bodyLedger
+	rigid   rigidLedger
 }
 
 // newHistory creates the CSV of a run, one line per step: the energies and
 // works, the contact statistics, then per contact pair the resultant force
 // on the candidate body and the closed units, per body the centroid and
-// momenta.
-func newHistory(path string, pairs int, bodies []*timestep.Body) (*history, error) {
-	h := &history{path: path}
+// momenta (for rigid bodies also the rotation, for up to maxRigidColumns
+// of them).
+func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger) (*history, error) {
+	h := &history{path: path, rigid: rl}
 	for _, b := range bodies {
 		l, err := newBodyLedger(b)
 		if err != nil {
@@ -106,6 +108,7 @@ func newHistory(path string, pairs int, bodies []*timestep.Body) (*history, erro
 	for _, l := range h.ledgers {
 		l.header(w)
 	}
+	h.rigid.header(w)
 	fmt.Fprintln(w)
 	h.f, h.w = f, w
 	return h, nil
@@ -123,6 +126,7 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, si
 	for _, l := range h.ledgers {
 		l.row(h.w)
 	}
+	h.rigid.row(h.w)
 	fmt.Fprintln(h.w)
 }
 

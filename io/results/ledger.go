@@ -64,7 +64,7 @@ func pairForces(sim *timestep.Simulation) (force [][2]float64, closed []int) {
 	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
 	h := sim.Stepper.H()
 	for _, c := range sim.Contacts() {
-		if c.Impulse[0] <= 0 {
+		if c.Impulse[0] <= 0 || c.Key.Pair < 0 {
 			continue
 		}
 		p := pairs[c.Key.Pair]

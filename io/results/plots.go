@@ -15,11 +15,14 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// snapshot keeps the deformed node positions of every body at one time.
+// snapshot keeps the deformed node positions of every body, and the
+// outlines of the rigid ones, at one time.
 type snapshot struct {
 	t      float64
 	meshes []*mesh.Mesh
 	pos    [][][2]float64
+	rigid  [][][2]float64
+	driven []bool
 }
 
 func takeSnapshot(sim *timestep.Simulation) snapshot {
@@ -34,6 +37,12 @@ func takeSnapshot(sim *timestep.Simulation) snapshot {
 		}
 		s.meshes = append(s.meshes, m)
 		s.pos = append(s.pos, p)
+	}
+	if sim.Rigid != nil {
+		for _, b := range sim.Rigid.Bodies {
+			s.rigid = append(s.rigid, outline(b))
+			s.driven = append(s.driven, b.Driven())
+		}
 	}
 	return s
 }
@@ -88,6 +97,25 @@ func bodiesPlot(path string, snaps []snapshot) error {
 				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
 			}
 		}
+		for k, p := range s.rigid {
+			if s.driven[k] {
+				continue // a ground: drawn, cut at the panel's edge
+			}
+			for _, x := range p {
+				lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
+				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
+			}
+		}
+	}
+	if math.IsInf(lo[0], 1) { // only driven bodies: frame them
+		for _, s := range snaps {
+			for _, p := range s.rigid {
+				for _, x := range p {
+					lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
+					hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
+				}
+			}
+		}
 	}
 	// Square panels with equal scales: the same span on both axes.
 	span := 1.05 * math.Max(hi[0]-lo[0], hi[1]-lo[1])
@@ -95,9 +123,8 @@ func bodiesPlot(path string, snaps []snapshot) error {
 	row := make([]*plot.Plot, len(snaps))
 	for k, s := range snaps {
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("t = %.3g ms", 1e3*s.t)
+		p.Title.Text = "t = " + timeLabel(s.t)
 		p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
-		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cx-span/2, cx+span/2, cy-span/2, cy+span/2
 		for b, m := range s.meshes {
 			for _, seg := range sides(m) {
 				pts := make(plotter.XYs, len(seg))
@@ -113,9 +140,57 @@ func bodiesPlot(path string, snaps []snapshot) error {
 				p.Add(l)
 			}
 		}
+		for b, o := range s.rigid {
+			pts := make(plotter.XYs, len(o)+1)
+			for i := range pts {
+				x := o[i%len(o)]
+				pts[i] = plotter.XY{X: x[0], Y: x[1]}
+			}
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return err
+			}
+			l.Color = bodyColors[(len(s.meshes)+b)%len(bodyColors)]
+			l.Width = vg.Points(0.5)
+			p.Add(l)
+		}
+		// After Add, which widens the axes to the data (a ground's).
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cx-span/2, cx+span/2, cy-span/2, cy+span/2
 		row[k] = p
 	}
 	return savePNG(path, [][]*plot.Plot{row}, vg.Length(len(snaps))*vg.Points(300), vg.Points(320))
+}
+
+// timeLabel writes a time in ms below a second, in s above.
+func timeLabel(t float64) string {
+	if t >= 1 {
+		return fmt.Sprintf("%.4g s", t)
+	}
+	return fmt.Sprintf("%.3g ms", 1e3*t)
+}
+
+// gapPlot draws the distances between the pairs of rigid bodies against
+// time.
+func gapPlot(path string, names []string, pts []energyPoint) error {
+	p := plot.New()
+	p.Title.Text = "gaps between rigid bodies"
+	p.X.Label.Text, p.Y.Label.Text = "t (s)", "mm"
+	for k, name := range names {
+		xy := make(plotter.XYs, len(pts))
+		for i, e := range pts {
+			xy[i] = plotter.XY{X: e.t, Y: 1e3 * e.gaps[k]}
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color = plotColor(k)
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+		p.Legend.Add(name, l)
+	}
+	p.Legend.Top = true
+	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
 }
 
 // energyPlot draws the energy history.

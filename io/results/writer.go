@@ -11,13 +11,15 @@ import (
 )
 
 // Writer writes a simulation's files: bodies.pvd (one piece per body per
-// output step), contacts.pvd (the contact units as points), history.csv
-// (one line per step) and, at the end, energy.png and bodies.png.
+// output step), rigid.pvd (the rigid bodies, one piece per output step),
+// contacts.pvd (the contact units as points), history.csv (one line per
+// step) and, at the end, energy.png and bodies.png.
 type Writer struct {
 	sim      *timestep.Simulation
 	dir      string
 	bodies   *series
 	contacts vtk.Collection
+	rigid    vtk.Collection
 	enc      vtk.Encoding
 	hist     *history
 	count    int
@@ -34,15 +36,16 @@ type Writer struct {
 const maxPlotPoints = 2000
 
 type energyPoint struct {
-	t   float64
-	e   timestep.Energy
-	sim [3]float64 // normal, friction, obstacle work
+	t    float64
+	e    timestep.Energy
+	sim  [3]float64 // normal, friction, obstacle work
+	gaps []float64  // Options.Gaps' distances
 }
 
 // runFiles are the patterns of the files a run writes (and of the
 // temporary files of a write cut short by a kill).
-var runFiles = []string{"bodies.pvd", "contacts.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "summary.txt", ".*.tmp*"}
+var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
+	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "summary.txt", ".*.tmp*"}
 
 // Clear removes the files of an earlier run from dir, so that none of
 // its pieces lies beside the new ones or is taken for theirs, and returns
@@ -68,6 +71,10 @@ func Clear(dir string) (int, error) {
 type Options struct {
 	Encoding vtk.Encoding
 	Pictures []float64 // times of bodies.png's snapshots (none: no picture)
+	// Gaps are pairs of rigid bodies (indices in the simulation's
+	// rigid.System) whose distance (rigid.Distance) history.csv gives every
+	// step and gaps.png draws.
+	Gaps [][2]int
 }
 
 // NewWriter starts the files of a run of sim in dir (which must exist):
@@ -77,7 +84,12 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 	for i := range bodies {
 		bodies[i] = sim.Stepper.Body(i)
 	}
-	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies)
+	for _, g := range opt.Gaps {
+		if sim.Rigid == nil || min(g[0], g[1]) < 0 || max(g[0], g[1]) >= len(sim.Rigid.Bodies) {
+			return nil, fmt.Errorf("results: gap between rigid bodies %d and %d: the simulation has no such rigid bodies", g[0], g[1])
+		}
+	}
+	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps})
 	if err != nil {
 		return nil, err
 	}
@@ -93,13 +105,13 @@ func (o *Writer) InitialBalance() float64 { return o.e0 }
 func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	sim := o.sim
 	s := sim.Stepper
-	e := s.TotalEnergy()
+	e := sim.TotalEnergy()
 	o.hist.addRun(st, s.Time(), e, sim)
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
 	if st.Step%o.stride == 0 || write {
-		o.energy = append(o.energy, energyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}})
+		o.energy = append(o.energy, energyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
 	}
 	if len(o.energy) >= 2*maxPlotPoints {
 		kept := o.energy[:0]
@@ -125,6 +137,16 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	if err := o.bodies.write(s.Time(), bodies); err != nil {
 		return err
 	}
+	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
+		file := fmt.Sprintf("rigid_%05d.vtu", o.count)
+		if err := vtk.WriteVTU(filepath.Join(o.dir, file), RigidGrid(sim.Rigid), o.enc); err != nil {
+			return err
+		}
+		o.rigid.Add(s.Time(), 0, file)
+		if err := o.rigid.Write(filepath.Join(o.dir, "rigid.pvd")); err != nil {
+			return err
+		}
+	}
 	file := fmt.Sprintf("contacts_%05d.vtu", o.count)
 	if err := vtk.WriteVTU(filepath.Join(o.dir, file), ContactGrid(sim), o.enc); err != nil {
 		return err
@@ -134,7 +156,11 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	return o.contacts.Write(filepath.Join(o.dir, "contacts.pvd"))
 }
 
-// ContactGrid is the point cloud of the last step's contact units.
+// ContactGrid is the point cloud of the last step's contact units. Body
+// numbers count the elastic bodies first, then the rigid ones; a contact
+// between rigid bodies has pair -1, its candidate body in body and its
+// candidate's feature in node (a polygon's vertex or clipped end, 0 for a
+// disk).
 func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	cs := sim.Contacts()
 	g := &vtk.Grid{Points: make([][2]float64, len(cs))}
@@ -145,8 +171,13 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
+		pair[i], node[i] = float64(c.Key.Pair), float64(c.Key.Node)
+		if c.Key.Pair < 0 {
+			body[i] = float64(sim.Stepper.NumBodies() + c.Key.A)
+			continue
+		}
 		p := sim.Detector.Pairs[c.Key.Pair]
-		pair[i], node[i], body[i] = float64(c.Key.Pair), float64(c.Key.Node), float64(p.Candidate.Body)
+		body[i] = float64(p.Candidate.Body)
 		if c.Key.Reverse {
 			rev[i], body[i] = 1, float64(p.Antagonist.Body)
 		}
@@ -183,6 +214,11 @@ func (o *Writer) Close() error {
 	if len(o.snaps) > 0 {
 		if err := bodiesPlot(filepath.Join(o.dir, "bodies.png"), o.snaps); err != nil {
 			return fmt.Errorf("bodies.png: %w", err)
+		}
+	}
+	if names := o.hist.rigid.gapNames(); len(names) > 0 {
+		if err := gapPlot(filepath.Join(o.dir, "gaps.png"), names, o.energy); err != nil {
+			return fmt.Errorf("gaps.png: %w", err)
 		}
 	}
 	return nil

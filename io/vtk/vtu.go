@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -45,10 +46,13 @@ type Field struct {
 
 // Grid is an unstructured grid to write. A grid without cells is a point
 // cloud: each point is written as a VTK vertex (type 1), which ParaView
-// shows as points and can glyph.
+// shows as points and can glyph. Polygons, when set instead of Cells, are
+// VTK polygons (type 7) of any number of points (the outlines of rigid
+// bodies).
 type Grid struct {
 	Points    [][2]float64
 	Cells     []mesh.Cell
+	Polygons  [][]int
 	PointData []Field
 	CellData  []Field
 }
@@ -72,6 +76,11 @@ func (g *Grid) AddPointScalar(name string, v []float64) {
 // AddCellScalar adds one value per cell.
 func (g *Grid) AddCellScalar(name string, v []float64) {
 	g.CellData = append(g.CellData, Field{Name: name, Components: 1, Values: v})
+}
+
+// AddCellVector adds a 2D vector per cell, given as (x, y) pairs.
+func (g *Grid) AddCellVector(name string, xy []float64) {
+	g.CellData = append(g.CellData, Field{Name: name, Components: 3, Values: pad3(xy)})
 }
 
 func pad3(xy []float64) []float64 {
@@ -124,6 +133,19 @@ func (g *Grid) check() error {
 // checkCells refuses cells of an unknown kind, with the wrong number of
 // nodes, or naming a point the grid does not have.
 func (g *Grid) checkCells() error {
+	if g.Cells != nil && g.Polygons != nil {
+		return errors.New("vtk: a grid has cells or polygons, not both")
+	}
+	for c, poly := range g.Polygons {
+		if len(poly) < 3 {
+			return fmt.Errorf("vtk: polygon %d has %d points: expected at least 3", c, len(poly))
+		}
+		for _, n := range poly {
+			if n < 0 || n >= len(g.Points) {
+				return fmt.Errorf("vtk: polygon %d: point %d is not one of the %d points", c, n, len(g.Points))
+			}
+		}
+	}
 	for c, cell := range g.Cells {
 		if !cell.Kind.Valid() || len(cell.Nodes) != cell.Kind.NumNodes() {
 			return fmt.Errorf("vtk: cell %d: %d nodes of kind %v: expected a T3, Q4, T6 or Q8 cell with its nodes", c, len(cell.Nodes), cell.Kind)
@@ -138,7 +160,10 @@ func (g *Grid) checkCells() error {
 }
 
 func (g *Grid) numCells() int {
-	if g.Cells == nil {
+	switch {
+	case g.Polygons != nil:
+		return len(g.Polygons)
+	case g.Cells == nil:
 		return len(g.Points)
 	}
 	return len(g.Cells)
@@ -248,6 +273,16 @@ func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
 // topology returns the connectivity, offsets and VTK types of the cells,
 // or of one vertex per point for a point cloud.
 func (g *Grid) topology() (conn, offs []int64, types []uint8) {
+	if g.Polygons != nil {
+		for _, p := range g.Polygons {
+			for _, n := range p {
+				conn = append(conn, int64(n))
+			}
+			offs = append(offs, int64(len(conn)))
+			types = append(types, 7)
+		}
+		return conn, offs, types
+	}
 	if g.Cells == nil {
 		for i := range g.Points {
 			conn = append(conn, int64(i))

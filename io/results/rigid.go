@@ -1,0 +1,119 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/rigid"
+)
+
+// diskSides is the number of sides of the polygon that draws a disk.
+const diskSides = 32
+
+// outline returns a rigid body's outline in its current pose: the
+// polygon's vertices, or a disk's inscribed diskSides-gon through a point
+// that turns with it (so that a rolling disk is seen to roll).
+func outline(b *rigid.Body) [][2]float64 {
+	if d, ok := b.Shape.(rigid.Disk); ok {
+		out := make([][2]float64, diskSides)
+		for k := range out {
+			a := 2 * math.Pi * float64(k) / diskSides
+			out[k] = b.World([2]float64{d.R * math.Cos(a), d.R * math.Sin(a)})
+		}
+		return out
+	}
+	return b.Vertices(nil)
+}
+
+// RigidGrid is the rigid bodies as VTK polygons, with per body (cell) its
+// index (id, in the system's order), velocity of the centre of mass,
+// angular velocity and whether it is driven, and per point the velocity of
+// the material point.
+func RigidGrid(sys *rigid.System) *vtk.Grid {
+	g := &vtk.Grid{Polygons: make([][]int, 0, len(sys.Bodies))}
+	n := len(sys.Bodies)
+	id, omega, driven, vel := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, 2*n)
+	var pv []float64
+	for i, b := range sys.Bodies {
+		poly := make([]int, 0, diskSides)
+		for _, x := range outline(b) {
+			poly = append(poly, len(g.Points))
+			g.Points = append(g.Points, x)
+			v := b.PointVelocity(x)
+			pv = append(pv, v[0], v[1])
+		}
+		g.Polygons = append(g.Polygons, poly)
+		id[i], omega[i], vel[2*i], vel[2*i+1] = float64(i), b.V[2], b.V[0], b.V[1]
+		if b.Driven() {
+			driven[i] = 1
+		}
+	}
+	g.AddPointVector("velocity", pv)
+	g.AddCellScalar("id", id)
+	g.AddCellVector("velocity", vel)
+	g.AddCellScalar("angular_velocity", omega)
+	g.AddCellScalar("driven", driven)
+	return g
+}
+
+// maxRigidColumns is the most rigid bodies that get columns of their own
+// in history.csv: a granular sample's thousands would make a file nobody
+// reads; its bodies are in rigid.pvd.
+const maxRigidColumns = 50
+
+// rigidLedger gives the free rigid bodies' centre of mass, linear momentum
+// and angular momentum about the origin, and the gaps asked for.
+type rigidLedger struct {
+	sys  *rigid.System
+	gaps [][2]int
+}
+
+func (l rigidLedger) gapNames() []string {
+	var out []string
+	for _, g := range l.gaps {
+		out = append(out, "gap_"+l.sys.Bodies[g[0]].Name+"_"+l.sys.Bodies[g[1]].Name)
+	}
+	return out
+}
+
+func (l rigidLedger) distances() []float64 {
+	var out []float64
+	for _, g := range l.gaps {
+		out = append(out, rigid.Distance(l.sys.Bodies[g[0]], l.sys.Bodies[g[1]]))
+	}
+	return out
+}
+
+func (l rigidLedger) bodies() []*rigid.Body {
+	if l.sys == nil || len(l.sys.Bodies) > maxRigidColumns {
+		return nil
+	}
+	return l.sys.Bodies
+}
+
+func (l rigidLedger) header(w io.Writer) {
+	for _, b := range l.bodies() {
+		n := b.Name
+		fmt.Fprintf(w, ",%s_cx,%s_cy,%s_angle,%s_px,%s_py,%s_L", n, n, n, n, n, n)
+	}
+	for _, n := range l.gapNames() {
+		fmt.Fprintf(w, ",%s", n)
+	}
+}
+
+func (l rigidLedger) row(w io.Writer) {
+	for _, b := range l.bodies() {
+		q, v := b.Q, b.V
+		var px, py, L float64
+		if !b.Driven() { // a driven body moves whatever the forces: no momentum of its own
+			px, py = b.Mass*v[0], b.Mass*v[1]
+			L = q[0]*py - q[1]*px + b.Inertia*v[2]
+		}
+		fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g,%.12g,%.12g", q[0], q[1], q[2], px, py, L)
+	}
+	for _, d := range l.distances() {
+		fmt.Fprintf(w, ",%.9g", d)
+	}
+}

@@ -1,0 +1,239 @@
+package scene
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/rigid"
+)
+
+// Rigid is one rigid body: a rectangle, a convex polygon or a disk.
+type Rigid struct {
+	Name      string      `toml:"name"`
+	Group     string      `toml:"group"`     // the rules' name for it; default ""
+	Rectangle []float64   `toml:"rectangle"` // [width, height], centred on position
+	Polygon   [][]float64 `toml:"polygon"`   // vertices, counter-clockwise, where they are
+	Radius    float64     `toml:"radius"`    // a disk centred on position
+	Position  []float64   `toml:"position"`  // centre (rectangle, disk)
+	Angle     float64     `toml:"angle"`     // rad, counter-clockwise
+	Rho       float64     `toml:"rho"`       // kg/m^3
+	Velocity  []float64   `toml:"velocity"`  // m/s
+	Omega     float64     `toml:"omega"`     // rad/s
+	Gravity   []float64   `toml:"gravity"`   // m/s^2
+	Motion    *Motion     `toml:"motion"`    // driven: fixed, velocity or sine
+}
+
+// RigidContacts are the rules of contact between rigid bodies.
+type RigidContacts struct {
+	Alert float64     `toml:"alert"` // m; default a tenth of the smallest body's radius
+	Rules []RigidRule `toml:"rule"`
+}
+
+// RigidRule pairs two groups of rigid bodies.
+type RigidRule struct {
+	Groups []string `toml:"groups"` // two group names; "*" is every group
+	Mu     float64  `toml:"mu"`
+	Law    string   `toml:"law"` // shock (default) or signorini
+	// DissipationIndex is delta of [JM91] section 6, in [0, 1]: 1
+	// (default) is inelastic, 0 restores the normal velocity of a single
+	// collision.
+	DissipationIndex *float64 `toml:"dissipation_index"`
+}
+
+func (r *Rigid) check(i int) error {
+	where := fmt.Sprintf("rigid body %d", i+1)
+	if err := fileName(r.Name); err != nil {
+		return fmt.Errorf("%s: name %w", where, err)
+	}
+	where = fmt.Sprintf("rigid body %q", r.Name)
+	shapes := 0
+	for _, given := range []bool{r.Rectangle != nil, r.Polygon != nil, r.Radius != 0} {
+		if given {
+			shapes++
+		}
+	}
+	switch {
+	case shapes != 1:
+		return fmt.Errorf("%s: give exactly one shape: rectangle = [width, height], polygon = [[x, y], ...] or radius", where)
+	case r.Rectangle != nil && (len(r.Rectangle) != 2 || !positive(r.Rectangle[0]) || !positive(r.Rectangle[1])):
+		return bad(where, "rectangle", r.Rectangle, "expected [width, height], both positive, in m")
+	case r.Radius != 0 && !positive(r.Radius):
+		return bad(where, "radius", r.Radius, "expected a positive radius in m")
+	case r.Polygon != nil && r.Position != nil:
+		return fmt.Errorf("%s: a polygon's vertices place it: leave position out", where)
+	case r.Polygon == nil && (len(r.Position) != 2 || !finite(r.Position...)):
+		return bad(where, "position", r.Position, "expected the centre [x, y] in m")
+	case !finite(r.Angle):
+		return bad(where, "angle", r.Angle, "expected an angle in rad")
+	case r.Motion == nil && !positive(r.Rho):
+		return bad(where, "rho", r.Rho, "expected a positive density in kg/m^3 (a body without mass must be driven: give it a motion)")
+	case r.Rho < 0 || !finite(r.Rho):
+		return bad(where, "rho", r.Rho, "expected a non-negative density in kg/m^3")
+	case r.Velocity != nil && (len(r.Velocity) != 2 || !finite(r.Velocity...)):
+		return bad(where, "velocity", r.Velocity, "expected [vx, vy] in m/s")
+	case !finite(r.Omega):
+		return bad(where, "omega", r.Omega, "expected an angular velocity in rad/s")
+	case r.Gravity != nil && (len(r.Gravity) != 2 || !finite(r.Gravity...)):
+		return bad(where, "gravity", r.Gravity, "expected [gx, gy] in m/s^2")
+	case r.Motion != nil && (r.Velocity != nil || r.Omega != 0 || r.Gravity != nil):
+		return fmt.Errorf("%s: a driven body (motion) takes its velocity from the motion: leave velocity, omega and gravity out", where)
+	}
+	for k, p := range r.Polygon {
+		if len(p) != 2 || !finite(p...) {
+			return bad(where, fmt.Sprintf("polygon[%d]", k+1), p, "expected [x, y] in m")
+		}
+	}
+	if r.Motion != nil {
+		return r.Motion.check(where)
+	}
+	return nil
+}
+
+func (c *RigidContacts) check(groups map[string]bool) error {
+	if c.Alert < 0 || !finite(c.Alert) {
+		return bad("[rigid_contacts]", "alert", c.Alert, "expected a positive alert distance in m")
+	}
+	for k, r := range c.Rules {
+		where := fmt.Sprintf("[[rigid_contacts.rule]] %d", k+1)
+		if len(r.Groups) != 2 {
+			return bad(where, "groups", fmt.Sprintf("%q", r.Groups), `expected two group names, e.g. ["blocks", "ground"] ("*": every group)`)
+		}
+		for _, g := range r.Groups {
+			if g != "*" && !groups[g] {
+				return bad(where, "groups", fmt.Sprintf("%q", r.Groups), fmt.Sprintf("%q is the group of no [[rigid]] body", g))
+			}
+		}
+		switch {
+		case !(r.Mu >= 0) || !finite(r.Mu):
+			return bad(where, "mu", r.Mu, "expected a non-negative friction coefficient")
+		case r.Law != "" && r.Law != "shock" && r.Law != "signorini":
+			return bad(where, "law", fmt.Sprintf("%q", r.Law), "expected shock or signorini")
+		case r.DissipationIndex != nil && !(*r.DissipationIndex >= 0 && *r.DissipationIndex <= 1):
+			return bad(where, "dissipation_index", *r.DissipationIndex, "expected a value in [0, 1] (1: inelastic)")
+		case r.DissipationIndex != nil && r.Law == "signorini":
+			return bad(where, "dissipation_index", *r.DissipationIndex, "applies to the shock law only")
+		}
+	}
+	return nil
+}
+
+// checkRigid checks the rigid bodies and their rules; names holds the
+// names already taken by deformable bodies.
+func (s *Scene) checkRigid(names map[string]bool) error {
+	groups := map[string]bool{}
+	for i := range s.Rigid {
+		r := &s.Rigid[i]
+		if err := r.check(i); err != nil {
+			return err
+		}
+		if names[r.Name] {
+			return fmt.Errorf("rigid body %q: the name is taken by another body", r.Name)
+		}
+		names[r.Name] = true
+		groups[r.Group] = true
+	}
+	if len(s.Rigid) == 0 && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0) {
+		return errors.New("[rigid_contacts] without any [[rigid]] body")
+	}
+	if _, err := s.GapPairs(); err != nil {
+		return err
+	}
+	return s.RigidContacts.check(groups)
+}
+
+// GapPairs returns [output] gaps as pairs of indices of [[rigid]] bodies.
+func (s *Scene) GapPairs() ([][2]int, error) {
+	index := map[string]int{}
+	for i, r := range s.Rigid {
+		index[r.Name] = i
+	}
+	var out [][2]int
+	for k, g := range s.Output.Gaps {
+		var pair [2]int
+		for j, name := range g {
+			i, ok := index[name]
+			if !ok || len(g) != 2 {
+				return nil, bad("[output]", fmt.Sprintf("gaps[%d]", k+1), fmt.Sprintf("%q", g), "expected the names of two [[rigid]] bodies")
+			}
+			pair[j] = i
+		}
+		if len(g) != 2 || pair[0] == pair[1] {
+			return nil, bad("[output]", fmt.Sprintf("gaps[%d]", k+1), fmt.Sprintf("%q", g), "expected the names of two different [[rigid]] bodies")
+		}
+		out = append(out, pair)
+	}
+	return out, nil
+}
+
+// rigidSystem builds the rigid bodies and their rules.
+func (s *Scene) rigidSystem() (*rigid.System, error) {
+	if len(s.Rigid) == 0 {
+		return nil, nil
+	}
+	var bodies []*rigid.Body
+	for i := range s.Rigid {
+		b, err := s.Rigid[i].build()
+		if err != nil {
+			return nil, fmt.Errorf("%s: rigid body %q: %w", s.Name, s.Rigid[i].Name, err)
+		}
+		bodies = append(bodies, b)
+	}
+	var rules []rigid.Rule
+	for _, r := range s.RigidContacts.Rules {
+		law, _ := contact.ParseLaw(r.Law)
+		if r.Law == "" {
+			law = contact.Shock
+		}
+		delta := 1.0
+		if r.DissipationIndex != nil {
+			delta = *r.DissipationIndex
+		}
+		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, Law: law, Restitution: rigid.Restitution(delta)})
+	}
+	sys, err := rigid.NewSystem(bodies, rules, s.RigidContacts.Alert)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return sys, nil
+}
+
+func (r *Rigid) build() (*rigid.Body, error) {
+	var shape rigid.Shape
+	var center [2]float64
+	var err error
+	switch {
+	case r.Rectangle != nil:
+		shape, err = rigid.Rectangle(r.Rectangle[0], r.Rectangle[1])
+		center = [2]float64{r.Position[0], r.Position[1]}
+	case r.Polygon != nil:
+		vs := make([][2]float64, len(r.Polygon))
+		for k, p := range r.Polygon {
+			vs[k] = [2]float64{p[0], p[1]}
+		}
+		shape, center, err = rigid.NewPolygon(vs)
+		if err != nil {
+			err = fmt.Errorf("polygon: %w", err)
+		}
+	default:
+		shape, center = rigid.Disk{R: r.Radius}, [2]float64{r.Position[0], r.Position[1]}
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := rigid.NewBody(r.Name, shape, center, r.Rho)
+	if err != nil {
+		return nil, err
+	}
+	b.Group, b.Q[2], b.V[2] = r.Group, r.Angle, r.Omega
+	if r.Velocity != nil {
+		b.V[0], b.V[1] = r.Velocity[0], r.Velocity[1]
+	}
+	if r.Gravity != nil {
+		b.Gravity = [2]float64{r.Gravity[0], r.Gravity[1]}
+	}
+	if r.Motion != nil {
+		b.Motion = r.Motion.build()
+	}
+	return b, nil
+}
