@@ -23,11 +23,13 @@ type detectWork struct {
 	entries []contact.Entry
 }
 
-// Detect finds the contacts between the bodies at time t (their current
-// pose) and returns them as contact units whose entries act on body base+i
-// for body i (its index in a simulation's velocity vectors), in the order
-// of (candidate, antagonist, feature). A pair of bodies deeper into each
-// other than the alert distance is an error naming them.
+// Detect finds the contacts between the bodies in their current pose and
+// returns them as contact units whose entries act on body base+i for body
+// i (its index in a simulation's velocity vectors), in the order of
+// (candidate, antagonist, feature); a driven body is never the candidate.
+// A pair of bodies deeper into each other than the alert distance is an
+// error naming them. The units' entries live in storage that the next
+// Detect reuses.
 func (s *System) Detect(base int) ([]contact.Unit, error) {
 	w := &s.det
 	s.place()
