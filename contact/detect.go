@@ -25,13 +25,15 @@ type Pair struct {
 	// the bodies in the pair, which would pair nodes with edges across a
 	// body.
 	Alert float64
-	// OneWay leaves out the reverse pass of a pair of sides: only the
-	// candidate's nodes are kept out of the antagonist, and the
-	// antagonist's nodes may enter the candidate body. By default both
-	// bodies are protected (see the package documentation).
+	// OneWay leaves out the reverse pass of a pair of sides (or of a side
+	// and a carried obstacle): only the candidate's nodes are kept out of
+	// the antagonist, and the antagonist's nodes (or the rigid body's
+	// vertices) may enter the candidate body. By default both bodies are
+	// protected (see the package documentation).
 	OneWay bool
 
-	passes []pass
+	passes  []pass
+	carried *passWork // the reverse pass of a carried obstacle, or nil
 }
 
 // pass is one direction of a pair: the nodes of cand against the edges of
@@ -54,7 +56,8 @@ type passWork struct {
 	near    []int
 	X       [][3][2]float64 // the antagonist side's edges
 	boxes   []box
-	scratch []Entry // a unit's rows before they are merged
+	scratch []Entry    // a unit's rows before they are merged
+	carrier [2]float64 // the centre of a carried obstacle's body
 }
 
 // Check fills in the default alert distance and checks the pair, as
@@ -141,6 +144,9 @@ func NewDetector(pairs ...*Pair) (*Detector, error) {
 			// node near the reverse candidate (see Detect).
 			p.passes = append(p.passes, pass{cand: p.Antagonist, ant: p.Candidate, weights: Lump(p.Antagonist.PairingMatrix()), reverse: true, work: &passWork{}})
 		}
+		if p.Obstacle != nil && p.Obstacle.Carried && !p.OneWay {
+			p.carried = &passWork{}
+		}
 	}
 	return &Detector{Pairs: pairs}, nil
 }
@@ -151,6 +157,9 @@ func NewDetector(pairs ...*Pair) (*Detector, error) {
 type Config struct {
 	Time float64
 	Disp [][]float64
+	// Poses are the rigid bodies' (x, y, rotation), indexed like Disp,
+	// for the obstacles they carry (Obstacle.Carried).
+	Poses [][3]float64
 }
 
 func (c Config) disp(body int) []float64 {
@@ -242,6 +251,11 @@ func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 		}
 	}
 	for pi, p := range d.Pairs {
+		if p.Obstacle != nil {
+			if _, _, err := p.Obstacle.place(cfg); err != nil {
+				return nil, nil, fmt.Errorf("contact pair %q: %w", p.Name, err)
+			}
+		}
 		var direct []*Point
 		for _, ps := range p.passes {
 			pts, err := d.project(pi, p, &ps, cfg, direct)
@@ -257,6 +271,9 @@ func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 					points = append(points, *q)
 				}
 			}
+		}
+		if p.carried != nil {
+			units, points = d.carriedUnits(units, points, pi, p, cfg)
 		}
 	}
 	return units, points, nil
@@ -280,9 +297,10 @@ func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 		return ant
 	}
 	o := p.Obstacle
-	off := o.motion().Offset(cfg.Time)
+	place, centre, _ := o.place(cfg) // checked by Detect
+	ps.work.carrier = centre
 	if o.Radius > 0 {
-		c := [2]float64{o.Center[0] + off[0], o.Center[1] + off[1]}
+		c := place(o.Center)
 		r := [2]float64{o.Radius, o.Radius}
 		return antagonist{
 			boxes:   []box{boxOf([2]float64{c[0] - r[0], c[1] - r[1]}, [2]float64{c[0] + r[0], c[1] + r[1]}).grow(p.Alert)},
@@ -292,7 +310,7 @@ func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 	}
 	pts := make([][2]float64, len(o.Points))
 	for i, q := range o.Points {
-		pts[i] = [2]float64{q[0] + off[0], q[1] + off[1]}
+		pts[i] = place(q)
 	}
 	var g antagonist
 	for k := 0; k+1 < len(pts); k++ {
@@ -312,13 +330,20 @@ func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 		l := math.Hypot(d[0], d[1])
 		return [2]float64{d[1] / l, -d[0] / l}
 	}
+	last := len(pts) - 2 // the last segment
 	g.vertex = func(k, end int) (vertex, int, bool) {
 		j := k + end
-		if j == 0 || j == len(pts)-1 {
+		after, before := j, j-1 // the segments that start and end at vertex j
+		switch {
+		case (j == 0 || j == last+1) && !o.closed():
 			return vertex{}, 0, false
+		case j == 0:
+			before = last
+		case j == last+1:
+			after = 0
 		}
-		l := math.Min(dist(pts[j], pts[j+1]), dist(pts[j], pts[j-1]))
-		return vertex{x: pts[j], n1: normal(j), n2: normal(j - 1), length: l}, 1 + end, true
+		l := math.Min(dist(pts[after], pts[after+1]), dist(pts[before], pts[before+1]))
+		return vertex{x: pts[j], n1: normal(after), n2: normal(before), length: l}, 1 + end, true
 	}
 	return g
 }
@@ -402,7 +427,12 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 		if bestK < 0 {
 			continue
 		}
-		best = atVertex(x, best, bestK, ant, c, u, n)
+		best = atVertex(x, best, bestK, ant, func() [][2]float64 {
+			if n1, n2, ok := c.faces(u, n); ok {
+				return [][2]float64{n1, n2}
+			}
+			return nil
+		})
 		if ps.reverse && best.gap >= -reverseDepth*ps.weights[li][0].P/c.Thickness && p.Candidate.redundant(direct, ps.ant.edge(bestK), best.s, n, p.Antagonist, u) {
 			continue
 		}
@@ -420,9 +450,10 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 // the valley must see the other face rising before it reaches it, or it
 // enters that face by as much as it travels in a step. The antagonist must
 // know the faces at that end. A frame on the entry's own face keeps the
-// closest point; another frame moves it to the vertex. The candidate is
-// node n of side c in the displacement u.
-func atVertex(x [2]float64, pr projection, k int, ant antagonist, c *Side, u []float64, n int) projection {
+// closest point; another frame moves it to the vertex. faces gives the
+// outward normals of the candidate's own boundary at x (none for a point
+// without one), asked for only when needed.
+func atVertex(x [2]float64, pr projection, k int, ant antagonist, faces func() [][2]float64) projection {
 	end := 0
 	if pr.s > 0 {
 		end = 1
@@ -431,11 +462,7 @@ func atVertex(x [2]float64, pr projection, k int, ant antagonist, c *Side, u []f
 	if !ok || (cross(v.n1, v.n2) >= 0 && (1-math.Abs(pr.s))/2 > vertexZone) {
 		return pr
 	}
-	var faces [][2]float64
-	if n1, n2, ok := c.faces(u, n); ok {
-		faces = [][2]float64{n1, n2}
-	}
-	nv, g, face := vertexFrame(x, v, faces)
+	nv, g, face := vertexFrame(x, v, faces())
 	if face == own {
 		pr.n, pr.gap = pr.face, (x[0]-pr.xa[0])*pr.face[0]+(x[1]-pr.xa[1])*pr.face[1]
 		return pr

@@ -37,6 +37,16 @@
 //     point is at most the pair's alert distance: a point deeper behind the
 //     antagonist than that is not detected, so the alert distance must
 //     exceed the penetration the time step can produce.
+//   - A rigid body (package rigid) is an antagonist through the obstacle it
+//     carries (Obstacle.Carried): its polygon as a closed polyline or its
+//     disk, placed by Config.Poses, whose units act on the body's three
+//     DOFs. The reverse pass then keeps the rigid body out of the side:
+//     each polygon vertex against the side's edges (a point of the body,
+//     with the vertex rules above and the polygon's edges as its own
+//     faces), a disk against every edge whose closest point to its centre
+//     is inside the edge (or the nearest vertex). These units are point
+//     forces: weight 1, impulse in N s (the side must be 1 m thick, as the
+//     rigid bodies' masses are per m).
 //   - Contact units: one per candidate node j, with the reaction basis
 //     function F_j (a hat: F_j = E_j on 2-node edges, half-edge linear hats on
 //     3-node edges, non-negative in both cases). P_ij = integral over the

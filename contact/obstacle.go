@@ -53,17 +53,53 @@ func (s Sine) Velocity(t float64) [2]float64 {
 
 // Obstacle is a rigid antagonist with prescribed motion: a polyline (a
 // segment when it has two points; the obstacle on its right, see the
-// package documentation) or, when Radius > 0, a disc of centre Center (free
-// space outside).
+// package documentation; closed when its last point is its first) or, when
+// Radius > 0, a disc of centre Center (free space outside).
+//
+// A Carried obstacle is the boundary of a rigid body (package rigid):
+// Points and Center are in the body's frame (about its centre of mass),
+// Config.Poses[Body] places them, and its units act on the body's three
+// DOFs (x, y, rotation: Body is its index in the configuration and in
+// Entry.Body), unless Motion is set: a driven body, whose velocity is the
+// prescribed one and which only translates.
 type Obstacle struct {
-	Name   string
-	Points [][2]float64
-	Center [2]float64
-	Radius float64
-	Motion Motion // nil means Fixed
+	Name    string
+	Points  [][2]float64
+	Center  [2]float64
+	Radius  float64
+	Motion  Motion // nil means Fixed
+	Carried bool
+	Body    int
+}
+
+// closed reports whether the polyline returns to its first point.
+func (o *Obstacle) closed() bool {
+	n := len(o.Points)
+	return n >= 4 && o.Points[0] == o.Points[n-1]
+}
+
+// place returns the function that puts the obstacle's points where they
+// are in the configuration, and the point about which a carried
+// obstacle's body rotates.
+func (o *Obstacle) place(cfg Config) (func(p [2]float64) [2]float64, [2]float64, error) {
+	if !o.Carried {
+		off := o.motion().Offset(cfg.Time)
+		return func(p [2]float64) [2]float64 { return [2]float64{p[0] + off[0], p[1] + off[1]} }, [2]float64{}, nil
+	}
+	if o.Body < 0 || o.Body >= len(cfg.Poses) {
+		return nil, [2]float64{}, fmt.Errorf("obstacle %q: the configuration has no pose for its body %d", o.Name, o.Body)
+	}
+	q := cfg.Poses[o.Body]
+	s, c := math.Sincos(q[2])
+	return func(p [2]float64) [2]float64 {
+		return [2]float64{q[0] + c*p[0] - s*p[1], q[1] + s*p[0] + c*p[1]}
+	}, [2]float64{q[0], q[1]}, nil
 }
 
 func (o *Obstacle) check() error {
+	if o.Carried && o.Body < 0 {
+		return fmt.Errorf("obstacle %q: carried by body %d: expected a body index >= 0", o.Name, o.Body)
+	}
 	if o.Radius > 0 {
 		if len(o.Points) != 0 {
 			return fmt.Errorf("obstacle %q: give either points (a polyline) or a radius (a disc), not both", o.Name)

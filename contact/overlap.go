@@ -33,7 +33,7 @@ func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
 	for pi, p := range d.Pairs {
 		worst := Overlap{Pair: pi}
 		for _, ps := range p.passes {
-			depth := obstacleDepth(p.Obstacle, cfg.Time)
+			depth := obstacleDepth(p.Obstacle, cfg)
 			if ps.ant != nil {
 				depth, d.segs = bodyDepth(d.segs[:0], d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
 			}
@@ -130,19 +130,23 @@ func segmentDist2(x, a, b [2]float64) float64 {
 // (0 outside). A polyline's obstacle is on its right, over its span: the
 // sign comes from the nearest segment, or at a vertex from the sum of its
 // two segments' normals; a point nearest a free end is beside it.
-func obstacleDepth(o *Obstacle, t float64) func(x [2]float64) float64 {
+func obstacleDepth(o *Obstacle, cfg Config) func(x [2]float64) float64 {
 	if o == nil {
 		return func([2]float64) float64 { return 0 }
 	}
-	off := o.motion().Offset(t)
+	place, _, err := o.place(cfg)
+	if err != nil { // Detect reports a missing pose
+		return func([2]float64) float64 { return 0 }
+	}
 	if o.Radius > 0 {
-		c := [2]float64{o.Center[0] + off[0], o.Center[1] + off[1]}
+		c := place(o.Center)
 		return func(x [2]float64) float64 { return math.Max(0, o.Radius-dist(x, c)) }
 	}
 	pts := make([][2]float64, len(o.Points))
 	for i, q := range o.Points {
-		pts[i] = [2]float64{q[0] + off[0], q[1] + off[1]}
+		pts[i] = place(q)
 	}
+	last, closed := len(pts)-2, o.closed()
 	right := func(k int) [2]float64 { // unit normal into the obstacle
 		d := [2]float64{pts[k+1][0] - pts[k][0], pts[k+1][1] - pts[k][1]}
 		l := math.Hypot(d[0], d[1])
@@ -156,10 +160,10 @@ func obstacleDepth(o *Obstacle, t float64) func(x [2]float64) float64 {
 			u := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / (ex*ex + ey*ey)
 			n := right(k)
 			switch {
-			case u < 0 && k > 0:
-				u, n = 0, add(n, right(k-1))
-			case u > 1 && k+2 < len(pts):
-				u, n = 1, add(n, right(k+1))
+			case u < 0 && (k > 0 || closed):
+				u, n = 0, add(n, right((k+last)%(last+1)))
+			case u > 1 && (k < last || closed):
+				u, n = 1, add(n, right((k+1)%(last+1)))
 			case u < 0 || u > 1:
 				// Past a free end: beside the obstacle, not in it.
 				u = math.Max(0, math.Min(1, u))

@@ -11,7 +11,8 @@ import (
 // nodes (by local index; nil where no antagonist was found), to out. The
 // units' entries are copied into one slab, sized for the most they can
 // have (a weight's rows reach 2 candidate DOFs and 2 of each of at most 3
-// antagonist nodes): one allocation per pass, of what the units need.
+// antagonist nodes, or the 3 DOFs of a carried obstacle's body): one
+// allocation per pass, of what the units need.
 func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cfg Config) []Unit {
 	var vObs [2]float64
 	if p.Obstacle != nil {
@@ -20,7 +21,7 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 	need := 0
 	for _, col := range ps.weights {
 		if len(col) > 0 && complete(col, pts) {
-			need += 8 * len(col)
+			need += 11 * len(col)
 		}
 	}
 	if need == 0 {
@@ -44,7 +45,7 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 			}
 			u.Gap += w.P * q.Gap
 			u.Weight += w.P
-			scratch = ps.addRows(scratch, q, w.P)
+			scratch = ps.addRows(scratch, q, w.P, p.Obstacle)
 			if p.Obstacle != nil {
 				for c := 0; c < 2; c++ {
 					u.ObsN[c] += w.P * q.N[c]
@@ -79,8 +80,10 @@ func complete(col []Weight, pts []*Point) bool {
 }
 
 // addRows appends weight times node q's rows H_q: +n, +t on the candidate
-// node's DOFs, -N_k n, -N_k t on the antagonist edge's nodes k.
-func (ps *pass) addRows(dst []Entry, q *Point, weight float64) []Entry {
+// node's DOFs, -N_k n, -N_k t on the antagonist edge's nodes k, or -n, -t
+// and -(r x n), -(r x t) on the x, y and rotation of the free rigid body
+// that carries the obstacle o, r from its centre to the closest point.
+func (ps *pass) addRows(dst []Entry, q *Point, weight float64, o *Obstacle) []Entry {
 	add := func(side *Side, node int, f float64) {
 		for c := 0; c < 2; c++ {
 			if eq := side.DOFs.Eq[2*node+c]; eq >= 0 {
@@ -89,6 +92,14 @@ func (ps *pass) addRows(dst []Entry, q *Point, weight float64) []Entry {
 		}
 	}
 	add(ps.cand, q.Node, weight)
+	if o != nil && o.Carried && o.Motion == nil {
+		c := ps.work.carrier
+		r := [2]float64{q.Xa[0] - c[0], q.Xa[1] - c[1]}
+		dst = append(dst,
+			Entry{Body: o.Body, Eq: 0, N: -weight * q.N[0], T: -weight * q.T[0]},
+			Entry{Body: o.Body, Eq: 1, N: -weight * q.N[1], T: -weight * q.T[1]},
+			Entry{Body: o.Body, Eq: 2, N: -weight * cross(r, q.N), T: -weight * cross(r, q.T)})
+	}
 	if a := ps.ant; a != nil {
 		e := a.edge(q.Edge)
 		var N [3]float64

@@ -59,13 +59,20 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 		index[b.Name] = i
 		m.Bodies = append(m.Bodies, b)
 	}
+	if m.Rigid, err = s.rigidSystem(); err != nil {
+		return nil, err
+	}
 	obstacles := map[string]*contact.Obstacle{}
 	for _, o := range s.Obstacles {
 		obstacles[o.Name] = o.build()
 	}
+	carriers := map[string]*contact.Obstacle{}
+	for k, r := range s.Rigid {
+		carriers[r.Name] = carried(m.Rigid.Bodies[k], len(m.Bodies)+k)
+	}
 	var pairs []*contact.Pair
 	for i, c := range s.Contacts {
-		p, err := c.build(m.Bodies, index, obstacles)
+		p, err := c.build(m.Bodies, index, obstacles, carriers)
 		if err != nil {
 			return nil, fmt.Errorf("%s: contact %d (%s): %w", s.Name, i+1, c.Name, err)
 		}
@@ -76,10 +83,24 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	m.Detector = det
-	if m.Rigid, err = s.rigidSystem(); err != nil {
-		return nil, err
-	}
 	return m, nil
+}
+
+// carried is the boundary of rigid body b, body index i of the simulation,
+// as an obstacle it carries: a polygon's vertices in its frame, clockwise
+// and closed (the obstacle on the polyline's right), or its disk.
+func carried(b *rigid.Body, i int) *contact.Obstacle {
+	o := &contact.Obstacle{Name: b.Name, Carried: true, Body: i}
+	if d, ok := b.Shape.(rigid.Disk); ok {
+		o.Radius = d.R
+		return o
+	}
+	vs := b.Shape.(*rigid.Polygon).Vertices
+	for k := len(vs) - 1; k >= 0; k-- {
+		o.Points = append(o.Points, vs[k])
+	}
+	o.Points = append(o.Points, vs[len(vs)-1])
+	return o
 }
 
 // Simulation factorises the model's bodies and returns the simulation;
@@ -205,7 +226,9 @@ func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side
 	return contact.NewSide(i, b.Space.Mesh, b.Space.DOFs, sd.Group, b.Thickness)
 }
 
-func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles map[string]*contact.Obstacle) (*contact.Pair, error) {
+// build makes the pair; obstacles and carriers are the obstacles by name
+// and the rigid bodies' boundaries by the bodies' names.
+func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (*contact.Pair, error) {
 	cand, err := side(bodies, index, c.Candidate)
 	if err != nil {
 		return nil, fmt.Errorf("candidate: %w", err)
@@ -217,6 +240,8 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles 
 		if p.Antagonist, err = side(bodies, index, *c.Antagonist); err != nil {
 			return nil, fmt.Errorf("antagonist: %w", err)
 		}
+	} else if c.Rigid != "" {
+		p.Obstacle = carriers[c.Rigid]
 	} else {
 		p.Obstacle = obstacles[c.Obstacle]
 	}

@@ -119,7 +119,7 @@ func (c *RigidContacts) check(groups map[string]bool) error {
 }
 
 // checkRigid checks the rigid bodies and their rules; names holds the
-// names already taken by deformable bodies.
+// names already taken by deformable bodies (it gets the rigid ones).
 func (s *Scene) checkRigid(names map[string]bool) error {
 	groups := map[string]bool{}
 	for i := range s.Rigid {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -132,6 +133,7 @@ type Contact struct {
 	Candidate  Side    `toml:"candidate"`
 	Antagonist *Side   `toml:"antagonist"`
 	Obstacle   string  `toml:"obstacle"`
+	Rigid      string  `toml:"rigid"` // a [[rigid]] body as antagonist
 	Mu         float64 `toml:"mu"`
 	Law        string  `toml:"law"`     // signorini (default) or shock
 	Basis      string  `toml:"basis"`   // nodal (default) or pairing
@@ -299,7 +301,7 @@ func (s *Scene) check() error {
 		}
 		names[b.Name] = true
 	}
-	if err := s.checkRigid(names); err != nil {
+	if err := s.checkRigid(maps.Clone(names)); err != nil {
 		return err
 	}
 	obstacles := map[string]bool{}
@@ -312,12 +314,27 @@ func (s *Scene) check() error {
 		}
 		obstacles[o.Name] = true
 	}
+	rigids := map[string]bool{}
+	for _, r := range s.Rigid {
+		rigids[r.Name] = true
+	}
 	for i, c := range s.Contacts {
-		if err := c.check(i, names, obstacles); err != nil {
+		if err := c.check(i, names, obstacles, rigids); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// antagonists counts the antagonists a contact names.
+func antagonists(c Contact) int {
+	n := 0
+	for _, given := range []bool{c.Antagonist != nil, c.Obstacle != "", c.Rigid != ""} {
+		if given {
+			n++
+		}
+	}
+	return n
 }
 
 func (v Solver) check() error {
@@ -461,7 +478,7 @@ func (m Motion) check(where string) error {
 	return nil
 }
 
-func (c Contact) check(i int, bodies, obstacles map[string]bool) error {
+func (c Contact) check(i int, bodies, obstacles, rigids map[string]bool) error {
 	where := fmt.Sprintf("contact %d", i+1)
 	if c.Name != "" {
 		where = fmt.Sprintf("contact %q", c.Name)
@@ -471,8 +488,10 @@ func (c Contact) check(i int, bodies, obstacles map[string]bool) error {
 		return bad(where, "candidate.body", fmt.Sprintf("%q", c.Candidate.Body), "expected the name of a [[body]]")
 	case c.Candidate.Group == "":
 		return fmt.Errorf("%s: candidate.group is missing", where)
-	case (c.Antagonist == nil) == (c.Obstacle == ""):
-		return fmt.Errorf("%s: give exactly one of antagonist = {body, group} and obstacle = \"name\"", where)
+	case antagonists(c) != 1:
+		return fmt.Errorf("%s: give exactly one of antagonist = {body, group}, obstacle = \"name\" and rigid = \"name\"", where)
+	case c.Rigid != "" && !rigids[c.Rigid]:
+		return bad(where, "rigid", fmt.Sprintf("%q", c.Rigid), "expected the name of a [[rigid]] body")
 	case c.Antagonist != nil && !bodies[c.Antagonist.Body]:
 		return bad(where, "antagonist.body", fmt.Sprintf("%q", c.Antagonist.Body), "expected the name of a [[body]]")
 	case c.Antagonist != nil && c.Antagonist.Group == "":

@@ -77,6 +77,7 @@ type Simulation struct {
 	opt      SimOptions
 
 	disp     [][]float64
+	poses    [][3]float64 // the rigid bodies', indexed like disp, for contact.Config
 	r        [][]float64
 	delassus *Delassus
 	warm     map[unitID][2]float64
@@ -175,6 +176,9 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		if err := addSide(p, p.Candidate); err != nil {
 			return nil, err
 		}
+		if err := carrier(p, len(bodies), opt.Rigid); err != nil {
+			return nil, err
+		}
 		if p.Antagonist != nil {
 			if err := addSide(p, p.Antagonist); err != nil {
 				return nil, err
@@ -215,6 +219,33 @@ func (s *Simulation) TotalEnergy() Energy {
 		}
 	}
 	return e
+}
+
+// carrier checks a pair whose obstacle a rigid body carries: the body must
+// be one of the simulation's rigid bodies (index nElastic + k), and the
+// candidate 1 m thick, since rigid bodies' masses are per m of thickness.
+// A driven body's motion becomes the obstacle's.
+func carrier(p *contact.Pair, nElastic int, sys *rigid.System) error {
+	o := p.Obstacle
+	if o == nil || !o.Carried {
+		return nil
+	}
+	k := o.Body - nElastic
+	if sys == nil || k < 0 || k >= len(sys.Bodies) {
+		return fmt.Errorf("simulation: contact pair %q: obstacle %q is carried by body %d, which is not one of the rigid bodies (%d to %d)", p.Name, o.Name, o.Body, nElastic, nElastic+len(sysBodies(sys))-1)
+	}
+	if t := p.Candidate.Thickness; t != 1 {
+		return fmt.Errorf("simulation: contact pair %q: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", p.Name, t, sys.Bodies[k].Name)
+	}
+	o.Motion = sys.Bodies[k].Motion
+	return nil
+}
+
+func sysBodies(sys *rigid.System) []*rigid.Body {
+	if sys == nil {
+		return nil
+	}
+	return sys.Bodies
 }
 
 // Contacts returns the units of the last step with their impulses.
@@ -263,7 +294,8 @@ func (s *Simulation) Step() (StepStats, error) {
 		b := st.Body(i)
 		b.Space.Expand(s.disp[i], b.Q, nil)
 	}
-	cfg := contact.Config{Time: t, Disp: s.disp}
+	s.setPoses()
+	cfg := contact.Config{Time: t, Disp: s.disp, Poses: s.poses}
 	if ov := s.Detector.Overlaps(cfg, st.Steps() == 0); len(ov) > 0 {
 		return StepStats{}, s.overlapError(ov[0], st.Steps())
 	}
@@ -310,7 +342,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.impulses(units, res, active)
 		for iter := 0; iter < maxCorrections; iter++ {
 			vpred := s.predict(vfree, h, th)
-			punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp})
+			punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp, Poses: s.poses})
 			if err != nil {
 				return stats, err
 			}
@@ -394,16 +426,30 @@ func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, activ
 	}
 }
 
+// setPoses copies the rigid bodies' poses into s.poses.
+func (s *Simulation) setPoses() {
+	if s.Rigid == nil {
+		return
+	}
+	n := s.Stepper.NumBodies()
+	s.poses = sized(s.poses, n+len(s.Rigid.Bodies))
+	for k, b := range s.Rigid.Bodies {
+		s.poses[n+k] = b.Q
+	}
+}
+
 // predict returns the end velocities the impulses s.r give (exact on the
 // contact DOFs, through their compliance; free elsewhere) and sets s.disp
-// to the end configuration they give on the contact nodes.
+// and s.poses to the end configuration they give on the contact nodes and
+// the rigid bodies.
 func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 	st := s.Stepper
 	v := make([][]float64, len(vfree))
 	for i := range vfree {
 		v[i] = slices.Clone(vfree[i])
-		if i >= st.NumBodies() {
-			continue // rigid bodies: their contacts are not detected again
+		if k := i - st.NumBodies(); k >= 0 {
+			s.predictRigid(k, v[i], h, th)
+			continue
 		}
 		b := st.Body(i)
 		c := st.Compliance(i)
@@ -418,6 +464,25 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 		}
 	}
 	return v
+}
+
+// predictRigid sets rigid body k's velocity v (its free velocity) to the
+// end velocity the impulses s.r give, and its pose in s.poses to the end
+// pose. A driven body's pose follows its motion.
+func (s *Simulation) predictRigid(k int, v []float64, h, th float64) {
+	b := s.Rigid.Bodies[k]
+	i := s.Stepper.NumBodies() + k
+	if b.Driven() {
+		t := s.Stepper.Time() + h
+		off, off0 := b.Motion.Offset(t), b.Motion.Offset(s.Stepper.Time())
+		s.poses[i] = [3]float64{b.Q[0] + off[0] - off0[0], b.Q[1] + off[1] - off0[1], b.Q[2]}
+		return
+	}
+	eqs, c := s.Rigid.Compliance(k)
+	for j := range eqs {
+		v[j] += c[j*len(eqs)+j] * s.r[i][j] // diagonal
+		s.poses[i][j] = b.Q[j] + h*(th*v[j]+(1-th)*b.V[j])
+	}
 }
 
 // startRigid sets the obstacle terms of units detected at the end of the

@@ -178,8 +178,11 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 		}
 		p := sim.Detector.Pairs[c.Key.Pair]
 		body[i] = float64(p.Candidate.Body)
-		if c.Key.Reverse {
+		switch {
+		case c.Key.Reverse && p.Antagonist != nil:
 			rev[i], body[i] = 1, float64(p.Antagonist.Body)
+		case c.Key.Reverse: // a rigid body's vertex or disk on the side
+			rev[i], body[i] = 1, float64(p.Obstacle.Body)
 		}
 	}
 	g.AddPointScalar("impulse_normal", pn)
