@@ -201,3 +201,65 @@ func TestObliqueImpact(t *testing.T) {
 		}
 	}
 }
+
+// TestOnObstacles puts rigid bodies on obstacles of the kind elastic
+// bodies meet ([[obstacle]] polylines, made driven bodies by
+// ObstacleBodies): a block resting across the vertex of a floor listed as
+// two collinear segments (contacts from both, two at the same point) stays
+// still for 10 000 steps; a disk rolls down a 30 degree slope onto a flat
+// floor (a concave kink) at a = 2/3 g sin and rolls on, without entering
+// the kink and without gaining energy.
+func TestOnObstacles(t *testing.T) {
+	t.Run("block across a vertex", func(t *testing.T) {
+		floor, err := rigid.ObstacleBodies(&contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {0, 0}, {1, 0}}})
+		require.NoError(t, err)
+		shape, err := rigid.Rectangle(0.45, 0.4)
+		require.NoError(t, err)
+		block, err := rigid.NewBody("block", shape, [2]float64{0.1, 0.2}, 2500)
+		require.NoError(t, err)
+		block.Gravity = [2]float64{0, -g}
+		sys, err := rigid.NewSystem(append(floor, block), []rigid.Rule{{Mu: 0.3}}, 0)
+		require.NoError(t, err)
+		run(t, sys, 1e-3, 10000)
+		require.InDelta(t, 0.1, block.Q[0], 1e-12, "x")
+		require.InDelta(t, 0.2, block.Q[1], 1e-9, "y: no sinking")
+		require.InDelta(t, 0, block.Q[2], 1e-12, "rotation")
+	})
+	t.Run("disk through a valley", func(t *testing.T) {
+		const alpha, r = 30 * math.Pi / 180, 0.05
+		s, c := math.Sincos(alpha)
+		slope := &contact.Obstacle{Name: "slope", Points: [][2]float64{{-1 * c, 1 * s}, {0, 0}, {1, 0}}}
+		ground, err := rigid.ObstacleBodies(slope)
+		require.NoError(t, err)
+		start := [2]float64{-0.5*c + r*s, 0.5*s + r*c} // on the slope, 0.5 m up
+		disk, err := rigid.NewBody("disk", rigid.Disk{R: r}, start, 1000)
+		require.NoError(t, err)
+		disk.Gravity = [2]float64{0, -g}
+		sys, err := rigid.NewSystem(append(ground, disk), []rigid.Rule{{Mu: 0.5}}, 0)
+		require.NoError(t, err)
+		sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-4, Rigid: sys})
+		require.NoError(t, err)
+		e0 := sim.TotalEnergy().Balance()
+		tRoll := math.Sqrt(2 * 0.5 / (2 * g * s / 3)) // time to roll 0.5 m
+		for k := 1; k <= 8000; k++ {
+			_, err := sim.Step()
+			require.NoError(t, err)
+			require.LessOrEqual(t, sim.TotalEnergy().Balance()-e0, 1e-9, "step %d", k)
+			x, y := disk.Q[0], disk.Q[1]
+			depth := math.Inf(-1)
+			if x >= 0 { // above the floor
+				depth = r - y
+			}
+			if -x*c+y*s >= 0 { // above the slope
+				depth = math.Max(depth, r-(x*s+y*c))
+			}
+			require.Less(t, depth, 1e-3*r, "step %d: into the ground", k)
+			if k == int(0.9*tRoll/1e-4) {
+				v := math.Hypot(disk.V[0], disk.V[1])
+				require.InEpsilon(t, 2*g*s/3*0.9*tRoll, v, 0.01, "rolling down the slope")
+			}
+		}
+		require.Greater(t, disk.Q[0], 0.1, "rolled on along the floor")
+		require.InDelta(t, 0, disk.V[1], 1e-6, "on the floor")
+	})
+}

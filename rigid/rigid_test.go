@@ -225,3 +225,25 @@ func TestDistance(t *testing.T) {
 		})
 	}
 }
+
+// TestObstacleBodies: a floor polyline with a kink becomes two driven
+// quadrilaterals whose top faces are its segments; a block resting across
+// the flat part meets only the top faces.
+func TestObstacleBodies(t *testing.T) {
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}, {2, -0.5}}}
+	bodies, err := ObstacleBodies(floor)
+	require.NoError(t, err)
+	require.Len(t, bodies, 2)
+	require.Equal(t, "floor[1]", bodies[0].Name)
+	require.Equal(t, "floor", bodies[0].Group)
+	require.True(t, bodies[1].Driven())
+	v := bodies[0].Vertices(nil)
+	require.InDelta(t, 1, v[2][0], 1e-12)
+	require.InDelta(t, 0, v[2][1], 1e-12)
+	require.InDelta(t, -1, v[3][0], 1e-12)
+	require.InDelta(t, -2, v[0][1], 1e-12, "2 m deep, the segment's length")
+	disc, err := ObstacleBodies(&contact.Obstacle{Name: "drum", Center: [2]float64{1, 2}, Radius: 0.5})
+	require.NoError(t, err)
+	require.Equal(t, Disk{R: 0.5}, disc[0].Shape)
+	require.Equal(t, [3]float64{1, 2, 0}, disc[0].Q)
+}

@@ -234,3 +234,54 @@ rho = 1000
 	_, err = m.Simulation()
 	require.ErrorContains(t, err, `contact pair "": the candidate is 0.1 m thick: against rigid body "disk" it must be 1 m thick`)
 }
+
+// TestSharedFloor: an elastic block (through its [[contact]]) and a rigid
+// block (through a rule naming the obstacle) rest on the same [[obstacle]]
+// floor for 2 000 steps: the rigid block neither sinks nor creeps, the
+// elastic one settles, and no energy is created.
+func TestSharedFloor(t *testing.T) {
+	const scene = `
+[time]
+h = 1e-4
+duration = 0.2
+
+[[body]]
+name = "soft"
+rectangle = { kind = "Q4", origin = [-0.2, 0.0], size = [0.1, 0.05], cells = [8, 4] }
+E = 1e7
+nu = 0.3
+rho = 1000
+gravity = [0.0, -9.81]
+damping = { alpha = 40.0 }
+
+[[obstacle]]
+name = "floor"
+points = [[-1.0, 0.0], [0.0, 0.0], [1.0, 0.0]]
+
+[[contact]]
+candidate = { body = "soft", group = "bottom" }
+obstacle = "floor"
+mu = 0.3
+
+[[rigid]]
+name = "stone"
+rectangle = [0.1, 0.05]
+position = [0.02, 0.025]
+rho = 2500
+gravity = [0.0, -9.81]
+
+[rigid_contacts]
+[[rigid_contacts.rule]]
+groups = ["*", "floor"]
+mu = 0.3
+law = "signorini"
+`
+	m, sim, minGap := mixedRun(t, scene, 100)
+	stone := m.Rigid.Bodies[0]
+	assert.InDelta(t, 0.02, stone.Q[0], 1e-9, "no creep (the NLGS tolerance leaves 4e-11 m)")
+	assert.InDelta(t, 0.025, stone.Q[1], 1e-9)
+	assert.InDelta(t, 0, stone.Q[2], 1e-12)
+	assert.Greater(t, minGap, -1e-6)
+	assert.Len(t, m.Rigid.Bodies, 3, "the stone and the floor's two segments")
+	assert.Less(t, sim.TotalEnergy().Kinetic, 1e-3)
+}

@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/rigid"
@@ -18,6 +19,8 @@ type Rigid struct {
 	Position  []float64   `toml:"position"`  // centre (rectangle, disk)
 	Angle     float64     `toml:"angle"`     // rad, counter-clockwise
 	Rho       float64     `toml:"rho"`       // kg/m^3
+	Mass      float64     `toml:"mass"`      // kg per m, with inertia instead of rho
+	Inertia   float64     `toml:"inertia"`   // kg m^2 per m, about the centre of mass
 	Velocity  []float64   `toml:"velocity"`  // m/s
 	Omega     float64     `toml:"omega"`     // rad/s
 	Gravity   []float64   `toml:"gravity"`   // m/s^2
@@ -66,8 +69,10 @@ func (r *Rigid) check(i int) error {
 		return bad(where, "position", r.Position, "expected the centre [x, y] in m")
 	case !finite(r.Angle):
 		return bad(where, "angle", r.Angle, "expected an angle in rad")
-	case r.Motion == nil && !positive(r.Rho):
-		return bad(where, "rho", r.Rho, "expected a positive density in kg/m^3 (a body without mass must be driven: give it a motion)")
+	case (r.Mass != 0 || r.Inertia != 0) && (!positive(r.Mass) || !positive(r.Inertia) || r.Rho != 0):
+		return fmt.Errorf("%s: mass = %g, inertia = %g, rho = %g: give rho, or both mass (kg per m) and inertia (kg m^2 per m) positive, not both ways", where, r.Mass, r.Inertia, r.Rho)
+	case r.Motion == nil && r.Mass == 0 && !positive(r.Rho):
+		return bad(where, "rho", r.Rho, "expected a positive density in kg/m^3, or mass and inertia (a body without mass must be driven: give it a motion)")
 	case r.Rho < 0 || !finite(r.Rho):
 		return bad(where, "rho", r.Rho, "expected a non-negative density in kg/m^3")
 	case r.Velocity != nil && (len(r.Velocity) != 2 || !finite(r.Velocity...)):
@@ -90,7 +95,7 @@ func (r *Rigid) check(i int) error {
 	return nil
 }
 
-func (c *RigidContacts) check(groups map[string]bool) error {
+func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 	if c.Alert < 0 || !finite(c.Alert) {
 		return bad("[rigid_contacts]", "alert", c.Alert, "expected a positive alert distance in m")
 	}
@@ -100,8 +105,8 @@ func (c *RigidContacts) check(groups map[string]bool) error {
 			return bad(where, "groups", fmt.Sprintf("%q", r.Groups), `expected two group names, e.g. ["blocks", "ground"] ("*": every group)`)
 		}
 		for _, g := range r.Groups {
-			if g != "*" && !groups[g] {
-				return bad(where, "groups", fmt.Sprintf("%q", r.Groups), fmt.Sprintf("%q is the group of no [[rigid]] body", g))
+			if g != "*" && !groups[g] && !obstacles[g] {
+				return bad(where, "groups", fmt.Sprintf("%q", r.Groups), fmt.Sprintf("%q is the group of no [[rigid]] body and the name of no [[obstacle]]", g))
 			}
 		}
 		switch {
@@ -139,7 +144,27 @@ func (s *Scene) checkRigid(names map[string]bool) error {
 	if _, err := s.GapPairs(); err != nil {
 		return err
 	}
-	return s.RigidContacts.check(groups)
+	obstacles := map[string]bool{}
+	for _, o := range s.Obstacles {
+		obstacles[o.Name] = true
+	}
+	return s.RigidContacts.check(groups, obstacles)
+}
+
+// namedObstacles returns the obstacles that a rule names: rigid bodies
+// touch those (as driven bodies, rigid.ObstacleBodies), elastic bodies
+// the ones their [[contact]] pairs name.
+func (s *Scene) namedObstacles() []Obstacle {
+	var out []Obstacle
+	for _, o := range s.Obstacles {
+		for _, r := range s.RigidContacts.Rules {
+			if slices.Contains(r.Groups, o.Name) {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // GapPairs returns [output] gaps as pairs of indices of [[rigid]] bodies.
@@ -178,6 +203,13 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 			return nil, fmt.Errorf("%s: rigid body %q: %w", s.Name, s.Rigid[i].Name, err)
 		}
 		bodies = append(bodies, b)
+	}
+	for _, o := range s.namedObstacles() {
+		ob, err := rigid.ObstacleBodies(o.build())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		bodies = append(bodies, ob...)
 	}
 	var rules []rigid.Rule
 	for _, r := range s.RigidContacts.Rules {
@@ -226,6 +258,9 @@ func (r *Rigid) build() (*rigid.Body, error) {
 		return nil, err
 	}
 	b.Group, b.Q[2], b.V[2] = r.Group, r.Angle, r.Omega
+	if r.Mass != 0 {
+		b.Mass, b.Inertia = r.Mass, r.Inertia
+	}
 	if r.Velocity != nil {
 		b.V[0], b.V[1] = r.Velocity[0], r.Velocity[1]
 	}

@@ -395,7 +395,8 @@ func TestRigidDecodeErrors(t *testing.T) {
 	}{
 		{"unknown key", strings.Replace(rigidMinimal, "rho = 1000", "rhoo = 1000", 1), "unknown key rigid.rhoo"},
 		{"two shapes", strings.Replace(rigidMinimal, "radius = 0.1", "radius = 0.1\nrectangle = [1.0, 1.0]", 1), `rigid body "ball": give exactly one shape`},
-		{"no density", strings.Replace(rigidMinimal, "rho = 1000", "", 1), `rigid body "ball": rho = 0: expected a positive density in kg/m^3 (a body without mass must be driven`},
+		{"no density", strings.Replace(rigidMinimal, "rho = 1000", "", 1), `rigid body "ball": rho = 0: expected a positive density in kg/m^3, or mass and inertia (a body without mass must be driven`},
+		{"mass without inertia", strings.Replace(rigidMinimal, "rho = 1000", "mass = 3.0", 1), `rigid body "ball": mass = 3, inertia = 0, rho = 0: give rho, or both mass (kg per m) and inertia (kg m^2 per m) positive, not both ways`},
 		{"negative density", strings.Replace(rigidMinimal, "rho = 1000", "rho = -1000", 1), `rigid body "ball": rho = -1000`},
 		{"no position", strings.Replace(rigidMinimal, "position = [0.0, 0.1]", "", 1), `rigid body "ball": position = []: expected the centre [x, y] in m`},
 		{"clockwise", poly("[[0.0, 1.0], [1.0, 2.0], [1.0, 1.0]]"), `rigid body "p": polygon: the vertices are clockwise`},
