@@ -50,6 +50,7 @@ func commands() []command {
 		{"mesh", "summarise a mesh (Gmsh file or built-in rectangle) and write it as .vtu", meshCmd},
 		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
 		{"bench", "time a built-in example at several refinements: the README's performance table", benchCmd},
+		{"plot", "draw a column of several runs' history.csv against time (compare runs)", plotCmd},
 	}
 }
 

@@ -225,3 +225,31 @@ func TestHistoryForcesAndMomenta(t *testing.T) {
 	assert.Equal(t, 11.0, num(last, "contact1_closed"), "the 11 bottom nodes press on the lower block")
 	assert.InDelta(t, -936.0, num(first, "upper_px"), 1e-9, "rho A v0 = 7800 x 0.0016 x -75")
 }
+
+func TestPlot(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b.csv")
+	require.NoError(t, os.Mkdir(a, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(a, "history.csv"), []byte("step,time,gap\n0,0,0.001\n1,0.1,0.002\n"), 0o644))
+	require.NoError(t, os.WriteFile(b, []byte("step,time,gap\n0,0,0.001\n1,0.1,x\n"), 0o644))
+	out := filepath.Join(dir, "gap.png")
+	code, stdout, stderr := fecontact("plot", "gap", a, "-o", out, "--scale", "1000", "--unit", "mm")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "wrote "+out+": gap of 1 runs")
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	assert.Greater(t, st.Size(), int64(1000))
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"plot", "gap"}, 2, "expected a column of history.csv and at least one run"},
+		{[]string{"plot", "gapp", a}, 1, `history.csv: no column "gapp" (columns: [step time gap])`},
+		{[]string{"plot", "gap", b}, 1, `b.csv: line 3: time "0.1", gap "x": expected numbers`},
+	} {
+		code, _, stderr := fecontact(tc.args...)
+		assert.Equal(t, tc.code, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}

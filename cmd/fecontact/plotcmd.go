@@ -1,0 +1,52 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fecontact/fecontact/io/results"
+)
+
+// plotCmd draws one column of several runs' history.csv against time.
+func plotCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	out := fs.String("o", "plot.png", "the PNG to write")
+	scale := fs.Float64("scale", 1, "multiply the values by this (1000: m to mm)")
+	unit := fs.String("unit", "", "the unit of the scaled values, for the axis")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: fecontact plot COLUMN RUN... [-o plot.png] [--scale 1000 --unit mm]\n\nRUN is a run's folder (its history.csv) or a CSV file.")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 2 {
+		return fmt.Errorf("%w: expected a column of history.csv and at least one run", errUsage)
+	}
+	var series []results.Series
+	for _, run := range pos[1:] {
+		path := run
+		if st, err := os.Stat(run); err == nil && st.IsDir() {
+			path = filepath.Join(run, "history.csv")
+		}
+		s, err := results.ReadColumn(path, pos[0])
+		if err != nil {
+			return err
+		}
+		s.Label = run
+		for i := range s.Y {
+			s.Y[i] *= *scale
+		}
+		series = append(series, s)
+	}
+	if err := results.ComparePlot(*out, pos[0], *unit, series); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s of %d runs\n", *out, pos[0], len(series))
+	return nil
+}
