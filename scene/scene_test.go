@@ -99,10 +99,15 @@ func TestExamples(t *testing.T) {
 				}
 				assert.Less(t, sim.Stepper.TotalEnergy().Kinetic, 1.0)
 			case "pillar", "pillar-taller-block", "pillar-staggered":
-				// 1.5 s of shaking: the two lowest blocks get apart
-				// ([JM91] section 9), and contact never creates energy.
+				// 1.5 s of shaking (0.45 s with -short): the two lowest
+				// blocks get apart ([JM91] section 9), and contact never
+				// creates energy.
+				steps, opened := 1500, 0.005
+				if testing.Short() {
+					steps, opened = 450, 0.003
+				}
 				e0 := sim.TotalEnergy().Balance()
-				for i := 0; i < 1500; i++ {
+				for i := 0; i < steps; i++ {
 					_, err := sim.Step()
 					require.NoError(t, err)
 					e := sim.TotalEnergy()
@@ -110,7 +115,8 @@ func TestExamples(t *testing.T) {
 					require.LessOrEqual(t, e.Balance()-e0, 1e-12*scale, "step %d", i+1)
 				}
 				gap := rigid.Distance(m.Rigid.Bodies[1], m.Rigid.Bodies[2])
-				assert.Greater(t, gap, 0.005, "the joint between block01 and block02 (m)")
+				t.Logf("joint between block01 and block02 after %d steps: %.2f mm", steps, 1e3*gap)
+				assert.Greater(t, gap, opened, "the joint between block01 and block02 (m)")
 				assert.LessOrEqual(t, sim.NormalWork+sim.FrictionWork, 0.0)
 			default:
 				t.Fatalf("example %s has no test", name)
