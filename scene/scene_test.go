@@ -10,6 +10,7 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
+	"github.com/fecontact/fecontact/timestep"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -98,6 +99,18 @@ func TestExamples(t *testing.T) {
 					require.NoError(t, err)
 				}
 				assert.Less(t, sim.Stepper.TotalEnergy().Kinetic, 1.0)
+			case "disks-28":
+				// The deposit comes to rest with about two contacts per
+				// grain ([M04] section 3.1: 56).
+				var st timestep.StepStats
+				for i := 0; i < sc.Steps(); i++ {
+					if st, err = sim.Step(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				assert.Less(t, sim.TotalEnergy().Kinetic, 1e-5)
+				assert.InDelta(t, 56, st.Stick+st.Slide, 10, "closed contacts at rest")
+				assert.Greater(t, st.MinGap, -1e-6, "no grain in another")
 			case "pillar", "pillar-taller-block", "pillar-staggered":
 				// 1.5 s of shaking (0.45 s with -short): the two lowest
 				// blocks get apart ([JM91] section 9), and contact never

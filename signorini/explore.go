@@ -6,7 +6,7 @@ import (
 )
 
 // Explore solves one problem runs times, each with its own seed (random
-// orderings when opt.Order is Random, random starts when opt.Start is
+// orderings when opt.Order is Random or Shuffled, random starts when opt.Start is
 // RandomBox), and returns every converged solution: the sampling of the
 // set of admissible impulses of [M04]. Runs that do not converge are
 // counted in the error, not returned.

@@ -53,6 +53,10 @@ const (
 	Natural     Order = iota // 0, 1, ..., n-1 every sweep
 	Alternating              // forwards, then backwards
 	Random                   // a new random permutation every sweep (seeded)
+	// Shuffled draws one random permutation (seeded) and reviews the
+	// contacts cyclically in it: the "random order" modality of [M04]
+	// section 3.1.
+	Shuffled
 )
 
 // Start is the initial guess of the impulses.
@@ -125,7 +129,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("signorini: relaxation omega = %g must lie in (0, 2)", omega)
 	}
 	var rng *rand.Rand
-	if opt.Order == Random || opt.Start == RandomBox {
+	if opt.Order == Random || opt.Order == Shuffled || opt.Start == RandomBox {
 		rng = rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	}
 	res := &Result{R: make([]float64, 2*n), U: make([]float64, 2*n), Status: make([]Status, n)}
@@ -222,6 +226,10 @@ func arrange(order []int, o Order, sweep int, rng *rand.Rand) {
 		}
 	case Random:
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	case Shuffled:
+		if sweep == 1 {
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
 	}
 }
 

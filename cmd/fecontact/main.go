@@ -51,6 +51,7 @@ func commands() []command {
 		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
 		{"bench", "time a built-in example at several refinements: the README's performance table", benchCmd},
 		{"plot", "draw a column of several runs' history.csv against time (compare runs)", plotCmd},
+		{"explore", "survey the contact forces that hold rigid bodies at rest (random Gauss-Seidel runs and the exact sets)", exploreCmd},
 	}
 }
 

@@ -86,7 +86,7 @@ func TestRunAndInfoErrors(t *testing.T) {
 		{[]string{"run", bad}, 1, "bad.toml: [time]: h = -1e-06: expected a positive time step in s"},
 		{[]string{"info", bad}, 1, "bad.toml: [time]: h = -1e-06"},
 		{[]string{"run"}, 2, "expected one scene file"},
-		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, pillar, pillar-staggered, pillar-taller-block, resting-block)`},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
 		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
 		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},
@@ -247,6 +247,71 @@ func TestPlot(t *testing.T) {
 		{[]string{"plot", "gap"}, 2, "expected a column of history.csv and at least one run"},
 		{[]string{"plot", "gapp", a}, 1, `history.csv: no column "gapp" (columns: [step time gap])`},
 		{[]string{"plot", "gap", b}, 1, `b.csv: line 3: time "0.1", gap "x": expected numbers`},
+	} {
+		code, _, stderr := fecontact(tc.args...)
+		assert.Equal(t, tc.code, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}
+
+// TestExplore surveys a disk resting on two fixed disks (a scene of one
+// step): the forces sampled in both modalities lie on the segment that its
+// equilibrium allows, which explore.txt reports and solutions.csv lists.
+func TestExplore(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "grain.toml")
+	require.NoError(t, os.WriteFile(sc, []byte(`
+[time]
+h = 1e-3
+duration = 1e-3
+
+[[rigid]]
+name = "A"
+radius = 0.05
+position = [-0.06, 0.0]
+motion = { type = "fixed" }
+
+[[rigid]]
+name = "B"
+radius = 0.05
+position = [0.06, 0.0]
+motion = { type = "fixed" }
+
+[[rigid]]
+name = "top"
+radius = 0.05
+position = [0.0, 0.08]
+rho = 1000
+gravity = [0.0, -9.81]
+
+[rigid_contacts]
+[[rigid_contacts.rule]]
+groups = ["*", "*"]
+mu = 0.3
+`), 0o644))
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := fecontact("explore", sc, "-o", out, "--solutions", "40")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "2 contacts, 3 bodies")
+	assert.Contains(t, stdout, "random guess: 40 solutions (0 runs left out")
+	assert.Contains(t, stdout, "0 dots lie outside them")
+	assert.Contains(t, stdout, "top on two supports (contacts 1 and 2): at contact 1 its own equilibrium allows (R_T, R_N) from (-")
+	csv, err := os.ReadFile(filepath.Join(out, "solutions.csv"))
+	require.NoError(t, err)
+	assert.Len(t, strings.Split(strings.TrimSpace(string(csv)), "\n"), 1+2*40*2, "header, 2 modalities x 40 runs x 2 contacts")
+	for _, f := range []string{"contact_1.png", "forces.png", "explore.txt", "admissible.csv"} {
+		_, err := os.Stat(filepath.Join(out, f))
+		assert.NoError(t, err, f)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"explore", sc, "--modality", "all"}, 2, `--modality "all": expected guess, order or both`},
+		{[]string{"explore", sc, "--contacts", "3", "-o", out}, 2, `--contacts: "3" is not a contact number in 1..2`},
+		{[]string{"explore", "resting-block", "-o", out}, 1, "explore surveys rigid bodies at rest: the scene has no [[rigid]] body"},
+		{[]string{"explore", "nope"}, 2, `nope is no file, and no example "nope"`},
 	} {
 		code, _, stderr := fecontact(tc.args...)
 		assert.Equal(t, tc.code, code, "%v", tc.args)

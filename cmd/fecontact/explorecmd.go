@@ -1,0 +1,340 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/explore"
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/scene"
+)
+
+type exploreFlags struct {
+	out                string
+	solutions          int
+	modality, contacts string
+	seed               uint64
+	tol                float64
+	exactAll           bool
+}
+
+// exploreCmd runs a scene of rigid bodies to its end (a deposit at rest)
+// and surveys the contact forces that hold it ([M04] section 3.1).
+func exploreCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	var f exploreFlags
+	fs.StringVar(&f.out, "o", "explore", "output folder")
+	fs.IntVar(&f.solutions, "solutions", 300, "Gauss-Seidel runs per modality")
+	fs.StringVar(&f.modality, "modality", "both", "guess (random initial guess), order (random order of the contacts) or both")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the first run")
+	fs.Float64Var(&f.tol, "tol", 1e-8, "NLGS residual of a run")
+	fs.StringVar(&f.contacts, "contacts", "", "contacts to draw, e.g. 3,17 (default: those of grains on two supports and the most indeterminate)")
+	fs.BoolVar(&f.exactAll, "exact-all", false, "compute the exact set of every contact, not only of those drawn")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: fecontact explore SCENE.toml|EXAMPLE [-o DIR] [--solutions 300] [--modality both] [--seed 1] [--tol 1e-8] [--contacts 3,17]")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: expected one scene file or example name", errUsage)
+	}
+	modalities, err := parseModality(f.modality)
+	if err != nil {
+		return err
+	}
+	sc, err := loadScene(pos[0])
+	if err != nil {
+		return err
+	}
+	if len(sc.Rigid) == 0 {
+		return fmt.Errorf("%s: explore surveys rigid bodies at rest: the scene has no [[rigid]] body", sc.Name)
+	}
+	model, err := sc.Model(scene.Variant{})
+	if err != nil {
+		return err
+	}
+	sim, err := model.Simulation()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: running %d steps to the state the scene ends in\n", sc.Name, sc.Steps())
+	for range sc.Steps() {
+		if _, err := sim.Step(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
+	s, err := explore.New(model.Rigid, sc.Time.H)
+	if err != nil {
+		return fmt.Errorf("%s: %w", sc.Name, err)
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	return survey(s, f, modalities, stdout)
+}
+
+func parseModality(m string) ([]explore.Modality, error) {
+	switch m {
+	case "both":
+		return []explore.Modality{explore.RandomOrder, explore.RandomGuess}, nil
+	case "guess":
+		return []explore.Modality{explore.RandomGuess}, nil
+	case "order":
+		return []explore.Modality{explore.RandomOrder}, nil
+	}
+	return nil, fmt.Errorf("%w: --modality %q: expected guess, order or both", errUsage, m)
+}
+
+// loadScene reads a scene file, or a built-in example by name.
+func loadScene(arg string) (*scene.Scene, error) {
+	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".toml") {
+		return scene.Load(arg)
+	}
+	data, err := examples.Scene(arg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is no file, and %v", errUsage, arg, err)
+	}
+	return scene.Decode(bytes.NewReader(data), "examples/"+arg+"/scene.toml")
+}
+
+// survey runs the modalities, computes the exact sets of the contacts it
+// draws (of all with --exact-all), and writes the files and the report.
+func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, stdout io.Writer) error {
+	n := len(s.Units)
+	var report bytes.Buffer
+	fmt.Fprintf(&report, "%d contacts, %d bodies; random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", n, len(s.Sys.Bodies), s.Box/s.H)
+	sols := map[explore.Modality][]explore.Solution{}
+	for _, m := range modalities {
+		start := time.Now()
+		got, rejected, err := s.Run(m, explore.Options{Solutions: f.solutions, Seed: f.seed, Tol: f.tol})
+		if err != nil {
+			return err
+		}
+		el := time.Since(start)
+		sweeps := 0
+		for _, sol := range got {
+			sweeps += sol.Sweeps
+		}
+		fmt.Fprintf(&report, "%s: %d solutions (%d runs left out: not converged, or not in equilibrium to 1e-4 of the weight), %.0f sweeps each, %.0f solutions/s\n",
+			m, len(got), rejected, float64(sweeps)/math.Max(float64(len(got)), 1), float64(f.solutions)/el.Seconds())
+		sols[m] = got
+	}
+	supported, err := s.TwoSupports()
+	if err != nil {
+		return err
+	}
+	draw, err := contactsToDraw(f.contacts, n, sols, supported)
+	if err != nil {
+		return err
+	}
+	exact := draw
+	if f.exactAll {
+		exact = make([]int, n)
+		for c := range exact {
+			exact[c] = c
+		}
+	}
+	polys := map[int][][2]float64{}
+	start := time.Now()
+	for _, c := range exact {
+		if polys[c], err = s.Admissible(c); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(&report, "exact admissible sets of %d contacts (linear programming) in %.2f s\n", len(exact), time.Since(start).Seconds())
+	outside := coverageReport(&report, s, exact, polys, sols, modalities)
+	for _, sp := range supported {
+		if sp.Wedged {
+			fmt.Fprintf(&report, "%s on two supports (contacts %d and %d) is wedged: its own equilibrium bounds nothing\n", s.Sys.Bodies[sp.Body].Name, sp.Contacts[0]+1, sp.Contacts[1]+1)
+			continue
+		}
+		seg := sp.Segments[0]
+		fmt.Fprintf(&report, "%s on two supports (contacts %d and %d): at contact %d its own equilibrium allows (R_T, R_N) from (%.4g, %.4g) to (%.4g, %.4g) N/m\n", s.Sys.Bodies[sp.Body].Name,
+			sp.Contacts[0]+1, sp.Contacts[1]+1, sp.Contacts[0]+1, seg[0][0], seg[0][1], seg[len(seg)-1][0], seg[len(seg)-1][1])
+	}
+	if err := writeExplore(f.out, s, polys, sols, modalities, draw, supported); err != nil {
+		return err
+	}
+	fmt.Fprintf(&report, "wrote %s: solutions.csv, admissible.csv, forces.png, contact_*.png (contacts %s), explore.txt\n", f.out, joinInts(draw))
+	stdout.Write(report.Bytes())
+	if err := atomicfile.Write(filepath.Join(f.out, "explore.txt"), func(w io.Writer) error {
+		_, err := w.Write(report.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	if outside > 0 {
+		return fmt.Errorf("%d solutions lie outside the exact admissible sets: a solver or geometry error (explore.txt)", outside)
+	}
+	return nil
+}
+
+func joinInts(cs []int) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, strconv.Itoa(c+1))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// contactsToDraw parses --contacts (1-based), or picks the first contact
+// of up to two grains on two supports and the two contacts whose sampled
+// forces spread over the largest area.
+func contactsToDraw(list string, n int, sols map[explore.Modality][]explore.Solution, supported []explore.Supported) ([]int, error) {
+	var out []int
+	if list != "" {
+		for _, f := range strings.Split(list, ",") {
+			c, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || c < 1 || c > n {
+				return nil, fmt.Errorf("%w: --contacts: %q is not a contact number in 1..%d", errUsage, f, n)
+			}
+			out = append(out, c-1)
+		}
+		return out, nil
+	}
+	for _, sp := range supported {
+		if !sp.Wedged && len(out) < 2 {
+			out = append(out, sp.Contacts[0])
+		}
+	}
+	area := make([]float64, n)
+	for c := range area {
+		var dots [][2]float64
+		for _, ss := range sols {
+			for _, sol := range ss {
+				dots = append(dots, [2]float64{sol.R[c][1], sol.R[c][0]})
+			}
+		}
+		if h := explore.Hull(dots, 0); len(h) >= 3 {
+			area[c] = explore.Area(h)
+		}
+	}
+	for range 2 {
+		best := -1
+		for c, a := range area {
+			if a > 0 && !slices.Contains(out, c) && (best < 0 || a > area[best]) {
+				best = c
+			}
+		}
+		if best >= 0 {
+			out = append(out, best)
+		}
+	}
+	return out, nil
+}
+
+// coverageReport says how much of the exact sets the dots cover and how
+// many lie outside (farther than 1e-4 of the weight: none may), and
+// returns that count.
+func coverageReport(w io.Writer, s *explore.Survey, exact []int, polys map[int][][2]float64, sols map[explore.Modality][]explore.Solution, modalities []explore.Modality) int {
+	tol := 1e-4 * s.Weight()
+	bad := 0
+	for _, m := range modalities {
+		var sum, farthest float64
+		counted, outside := 0, 0
+		for _, c := range exact {
+			p := polys[c]
+			dots := make([][2]float64, len(sols[m]))
+			for i, sol := range sols[m] {
+				dots[i] = [2]float64{sol.R[c][1], sol.R[c][0]}
+			}
+			frac, out, far := explore.Coverage(p, dots, tol)
+			outside += out
+			farthest = math.Max(farthest, far)
+			if len(p) >= 2 {
+				sum += frac
+				counted++
+			}
+		}
+		fmt.Fprintf(w, "%s: the dots cover %.0f %% of the exact sets on average (%d indeterminate contacts); %d dots lie outside them by more than %.2g N/m (farthest %.2g N/m)\n",
+			m, 100*sum/math.Max(float64(counted), 1), counted, outside, tol, farthest)
+		bad += outside
+	}
+	return bad
+}
+
+// writeExplore writes every solution and exact set as CSV, a picture per
+// drawn contact (the modalities side by side) and the forces of one
+// solution.
+func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sols map[explore.Modality][]explore.Solution, modalities []explore.Modality, draw []int, supported []explore.Supported) error {
+	name := func(b int) string { return s.Sys.Bodies[b].Name }
+	err := atomicfile.Write(filepath.Join(dir, "solutions.csv"), func(w io.Writer) error {
+		fmt.Fprintln(w, "modality,run,contact,candidate,antagonist,x,y,R_N,R_T,imbalance")
+		for _, m := range modalities {
+			for _, sol := range sols[m] {
+				for c, r := range sol.R {
+					u := s.Units[c]
+					fmt.Fprintf(w, "%s,%d,%d,%s,%s,%.9g,%.9g,%.9g,%.9g,%.3g\n", strings.ReplaceAll(m.String(), " ", "_"), sol.Run, c+1, name(u.Key.A), name(u.Key.B), u.X[0], u.X[1], r[0], r[1], sol.Imbalance)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = atomicfile.Write(filepath.Join(dir, "admissible.csv"), func(w io.Writer) error {
+		fmt.Fprintln(w, "contact,vertex,R_T,R_N")
+		for c := range len(s.Units) {
+			for k, v := range polys[c] {
+				fmt.Fprintf(w, "%d,%d,%.9g,%.9g\n", c+1, k+1, v[0], v[1])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range draw {
+		var predicted [][2]float64
+		for _, sp := range supported {
+			for k, sc := range sp.Contacts {
+				if sc == c {
+					predicted = sp.Segments[k]
+				}
+			}
+		}
+		var panels []results.ForcePanel
+		for _, m := range modalities {
+			dots := make([][2]float64, len(sols[m]))
+			for i, sol := range sols[m] {
+				dots[i] = [2]float64{sol.R[c][1], sol.R[c][0]}
+			}
+			panels = append(panels, results.ForcePanel{Title: m.String(), Dots: dots, Admissible: polys[c], Predicted: predicted})
+		}
+		u := s.Units[c]
+		title := fmt.Sprintf("contact %d (%s on %s)", c+1, name(u.Key.A), name(u.Key.B))
+		if err := results.ForcePlanePlot(filepath.Join(dir, fmt.Sprintf("contact_%d.png", c+1)), title, panels); err != nil {
+			return err
+		}
+	}
+	var one []explore.Solution
+	for _, m := range modalities {
+		one = append(one, sols[m]...)
+	}
+	if len(one) == 0 {
+		return nil
+	}
+	forces := make([]results.Force, len(s.Units))
+	for c, u := range s.Units {
+		r := one[0].R[c]
+		forces[c] = results.Force{X: u.X, F: [2]float64{r[0]*u.N[0] + r[1]*u.T[0], r[0]*u.N[1] + r[1]*u.T[1]}}
+	}
+	return results.ForcesPlot(filepath.Join(dir, "forces.png"), fmt.Sprintf("contact forces of one solution (%s)", one[0].Modality), s.Sys, forces)
+}

@@ -1,0 +1,136 @@
+package explore
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/rigid"
+)
+
+const g = 9.81
+
+func fixed(t *testing.T, name string, s rigid.Shape, x [2]float64) *rigid.Body {
+	b, err := rigid.NewBody(name, s, x, 0)
+	require.NoError(t, err)
+	b.Motion = contact.Fixed{}
+	return b
+}
+
+// TestGrainOnTwoSupports: a disk resting on two fixed disks ([M04]'s grain
+// 1): equilibrium leaves one degree of freedom, opposite forces along AB,
+// so each contact's admissible forces are a segment whose ends are where
+// one of the two forces reaches its cone. With beta the angle of the
+// contacts from the vertical, at contact A:
+//
+//	R_N = (m g - 2 R_T sin(beta)) / (2 cos(beta)),
+//	R_T from -mu m g / (2 (cos(beta) - mu sin(beta))) to mu m g / (2 (cos(beta) + mu sin(beta))).
+//
+// The linear programs give that segment, and every solution of both
+// modalities lies on it, holds the grain in equilibrium and spreads over
+// most of it.
+func TestGrainOnTwoSupports(t *testing.T) {
+	const r, d, mu = 0.05, 0.06, 0.3
+	y := math.Sqrt(4*r*r - d*d)
+	top, err := rigid.NewBody("top", rigid.Disk{R: r}, [2]float64{0, y}, 1000)
+	require.NoError(t, err)
+	top.Gravity = [2]float64{0, -g}
+	sys, err := rigid.NewSystem([]*rigid.Body{fixed(t, "A", rigid.Disk{R: r}, [2]float64{-d, 0}), fixed(t, "B", rigid.Disk{R: r}, [2]float64{d, 0}), top},
+		[]rigid.Rule{{Mu: mu, Law: contact.Shock}}, 0)
+	require.NoError(t, err)
+	s, err := New(sys, 1e-3)
+	require.NoError(t, err)
+	require.Len(t, s.Units, 2)
+	mg := top.Mass * g
+	sb, cb := d/(2*r), y/(2*r)
+	tHi, tLo := mu*mg/(2*(cb+mu*sb)), -mu*mg/(2*(cb-mu*sb))
+	want := [][2]float64{{tLo, (mg - 2*tLo*sb) / (2 * cb)}, {tHi, (mg - 2*tHi*sb) / (2 * cb)}}
+	poly, err := s.Admissible(0)
+	require.NoError(t, err)
+	require.Len(t, poly, 2, "a segment")
+	for k := range want {
+		assert.InDelta(t, want[k][0], poly[k][0], 1e-9*mg, "end %d: R_T", k)
+		assert.InDelta(t, want[k][1], poly[k][1], 1e-9*mg, "end %d: R_N", k)
+	}
+	assert.InDelta(t, s.Box/s.H, want[0][1], 1e-9*mg, "the random guesses' bound is the largest admissible R_N")
+	sup, err := s.TwoSupports()
+	require.NoError(t, err)
+	require.Len(t, sup, 1, "the top grain")
+	require.Equal(t, [2]int{0, 1}, sup[0].Contacts)
+	for k := range want {
+		assert.InDelta(t, want[k][0], sup[0].Segments[0][k][0], 1e-9*mg, "predicted end %d: R_T", k)
+		assert.InDelta(t, want[k][1], sup[0].Segments[0][k][1], 1e-9*mg, "predicted end %d: R_N", k)
+	}
+	// Random orders of two contacts are one cyclic order: one solution
+	// ([M04]: at most (kappa - 1)! of them); random guesses spread.
+	for _, m := range []Modality{RandomGuess, RandomOrder} {
+		sols, rejected, err := s.Run(m, Options{Solutions: 200, Seed: 7})
+		require.NoError(t, err)
+		assert.Zero(t, rejected, "%v", m)
+		var dots [][2]float64
+		for _, sol := range sols {
+			assert.Less(t, sol.Imbalance, 1e-6)
+			dots = append(dots, [2]float64{sol.R[0][1], sol.R[0][0]})
+		}
+		frac, outside, far := Coverage(poly, dots, 1e-6*mg)
+		t.Logf("%v: %d solutions cover %.0f %% of the segment, farthest %.2g N outside", m, len(sols), 100*frac, far)
+		assert.Zero(t, outside, "%v: dots outside the exact set", m)
+		if m == RandomGuess {
+			assert.Greater(t, frac, 0.5)
+		}
+	}
+}
+
+// TestBlockOnTheGround: a block resting on a face is held at its two
+// corners; equilibrium gives R_N = m g / 2 at each and opposite
+// tangential forces, so contact 1's admissible set is the segment R_N =
+// m g / 2, |R_T| <= mu m g / 2 (worked by hand).
+func TestBlockOnTheGround(t *testing.T) {
+	const mu = 0.4
+	ground, err := rigid.Rectangle(2, 0.2)
+	require.NoError(t, err)
+	sq, err := rigid.Rectangle(0.3, 0.2)
+	require.NoError(t, err)
+	block, err := rigid.NewBody("block", sq, [2]float64{0.1, 0.1}, 2000)
+	require.NoError(t, err)
+	block.Gravity = [2]float64{0, -g}
+	sys, err := rigid.NewSystem([]*rigid.Body{fixed(t, "ground", ground, [2]float64{0, -0.1}), block}, []rigid.Rule{{Mu: mu, Law: contact.Shock}}, 0)
+	require.NoError(t, err)
+	s, err := New(sys, 1e-3)
+	require.NoError(t, err)
+	require.Len(t, s.Units, 2)
+	mg := block.Mass * g
+	for c := range 2 {
+		poly, err := s.Admissible(c)
+		require.NoError(t, err)
+		require.Len(t, poly, 2)
+		assert.InDelta(t, -mu*mg/2, poly[0][0], 1e-9*mg)
+		assert.InDelta(t, mu*mg/2, poly[1][0], 1e-9*mg)
+		for _, p := range poly {
+			assert.InDelta(t, mg/2, p[1], 1e-9*mg)
+		}
+	}
+	sols, _, err := s.Run(RandomGuess, Options{Solutions: 50, Seed: 1, Tol: 1e-10})
+	require.NoError(t, err)
+	require.NotEmpty(t, sols)
+	for _, sol := range sols {
+		assert.InDelta(t, 0, sol.R[0][1]+sol.R[1][1], 1e-8*mg, "opposite tangential forces")
+	}
+}
+
+func TestHullAndCoverage(t *testing.T) {
+	sq := Hull([][2]float64{{0, 0}, {1, 0}, {0.5, 0.5}, {1, 1}, {0, 1}, {0.5, 0}}, 1e-12)
+	require.Equal(t, [][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}}, sq)
+	assert.InDelta(t, 1, Area(sq), 1e-15)
+	assert.Equal(t, 0.0, Distance(sq, [2]float64{0.5, 0.5}))
+	assert.InDelta(t, 0.5, Distance(sq, [2]float64{1.5, 0.5}), 1e-15)
+	frac, out, far := Coverage(sq, [][2]float64{{0, 0}, {0.5, 0}, {0.5, 0.5}, {0, 0.5}, {2, 0}}, 1e-9)
+	assert.InDelta(t, 0.625, frac, 1e-12, "the hull of the dots, the outside one included")
+	assert.Equal(t, 1, out)
+	assert.InDelta(t, 1, far, 1e-15)
+	seg := Hull([][2]float64{{0, 0}, {1, 1}, {0.5, 0.5}}, 1e-12)
+	assert.Equal(t, [][2]float64{{0, 0}, {1, 1}}, seg)
+}
