@@ -187,7 +187,8 @@ type Point struct {
 // edges) have Reverse set; Node is then a node of the antagonist's mesh.
 // Units between rigid bodies (package rigid) have Pair -1: A and B are then
 // the candidate and antagonist bodies (indices in their rigid.System),
-// Node the candidate's feature and Edge the antagonist's.
+// Node the candidate's feature and Edge the antagonist's, and Reverse marks
+// a contact with a periodic image.
 type Key struct {
 	Pair, Node, Edge int
 	Reverse          bool

@@ -22,6 +22,13 @@ type Body struct {
 	V             [3]float64 // vx, vy (m/s) and angular velocity (rad/s)
 	Gravity       [2]float64 // acceleration (m/s^2)
 	Motion        contact.Motion
+	// Surface, when set, lists the only faces of a polygon (face k from
+	// vertex k to k+1) that other polygons may rest on: a one-sided piece
+	// of ground whose other faces lie inside the ground (an obstacle
+	// segment's quadrilateral, a base tiled by periodic images), so that a
+	// body sliding across the joint between two pieces does not catch on
+	// a side face. Nil: every face.
+	Surface []int
 
 	start [2]float64 // position at time 0, from which a driven body moves
 }

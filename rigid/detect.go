@@ -9,15 +9,18 @@ import (
 	"github.com/fecontact/fecontact/contact"
 )
 
-// detectWork is the storage a detection reuses.
+// detectWork is the storage a detection reuses. Its items are the bodies,
+// then the periodic images of those near the cell's ends.
 type detectWork struct {
-	verts   [][][2]float64 // per body: polygon vertices in place
+	items   []item
+	verts   [][][2]float64 // per item: polygon vertices in place
 	slab    [][2]float64
+	span    [][2]int // per item: its vertices in slab
 	lo, hi  [][2]float64 // boxes, grown by half the alert distance
 	big     []int
 	cell    []int // per small body: its cell, or -1
 	start   []int // cell -> first index in items
-	items   []int
+	binned  []int
 	pairs   [][2]int
 	touches []touch
 	entries []contact.Entry
@@ -41,7 +44,7 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 	for k := range w.touches {
 		t := &w.touches[k]
 		if s.Bodies[t.a].Driven() {
-			t.a, t.b, t.p, t.pb, t.fa, t.fb = t.b, t.a, t.pb, t.p, t.fb, t.fa
+			t.a, t.b, t.p, t.pb, t.fa, t.fb, t.ca, t.cb = t.b, t.a, t.pb, t.p, t.fb, t.fa, t.cb, t.ca
 			t.n = [2]float64{-t.n[0], -t.n[1]}
 		}
 		if t.gap < -s.Alert {
@@ -60,35 +63,72 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 	return units, nil
 }
 
-// place computes the polygons' vertices and every body's box.
+// item is a body or a periodic image of it, shifted by shift along x.
+type item struct {
+	body  int
+	shift float64
+	c     [2]float64 // its centre of mass
+}
+
+// place computes the items' vertices and boxes: every body, then with a
+// period the images, shifted by one period, of the bodies whose box comes
+// within the largest box size of the cell's ends (so that any body near
+// one end meets the images of those near the other).
 func (s *System) place() {
 	w := &s.det
-	n := len(s.Bodies)
-	w.verts, w.lo, w.hi = resize(w.verts, n), resize(w.lo, n), resize(w.hi, n)
-	need := 0
-	for _, b := range s.Bodies {
-		if p, ok := b.Shape.(*Polygon); ok {
-			need += len(p.Vertices)
-		}
-	}
-	w.slab = slices.Grow(w.slab[:0], need)
+	w.items = w.items[:0]
 	for i, b := range s.Bodies {
-		k := len(w.slab)
-		w.slab = b.Vertices(w.slab)
-		w.verts[i] = w.slab[k:len(w.slab):len(w.slab)]
-		lo, hi := [2]float64{b.Q[0], b.Q[1]}, [2]float64{b.Q[0], b.Q[1]}
-		if len(w.verts[i]) == 0 {
-			r := b.Shape.Radius()
-			lo, hi = [2]float64{lo[0] - r, lo[1] - r}, [2]float64{hi[0] + r, hi[1] + r}
-		}
-		for _, v := range w.verts[i] {
-			for c := range 2 {
-				lo[c], hi[c] = math.Min(lo[c], v[c]), math.Max(hi[c], v[c])
+		w.items = append(w.items, item{body: i, c: [2]float64{b.Q[0], b.Q[1]}})
+	}
+	w.slab, w.span, w.lo, w.hi = w.slab[:0], w.span[:0], w.lo[:0], w.hi[:0]
+	reach := 0.0
+	for i := range s.Bodies {
+		s.placeItem(i)
+		reach = math.Max(reach, w.hi[i][0]-w.lo[i][0])
+	}
+	if p := s.Period; p[1] > p[0] {
+		l := p[1] - p[0]
+		for i := range s.Bodies {
+			if w.lo[i][0] < p[0]+reach {
+				w.items = append(w.items, item{body: i, shift: l, c: [2]float64{w.items[i].c[0] + l, w.items[i].c[1]}})
+				s.placeItem(len(w.items) - 1)
+			}
+			if w.hi[i][0] > p[1]-reach {
+				w.items = append(w.items, item{body: i, shift: -l, c: [2]float64{w.items[i].c[0] - l, w.items[i].c[1]}})
+				s.placeItem(len(w.items) - 1)
 			}
 		}
-		a := s.Alert / 2
-		w.lo[i], w.hi[i] = [2]float64{lo[0] - a, lo[1] - a}, [2]float64{hi[0] + a, hi[1] + a}
 	}
+	w.verts = resize(w.verts, len(w.items))
+	for k, sp := range w.span {
+		w.verts[k] = w.slab[sp[0]:sp[1]:sp[1]]
+	}
+}
+
+// placeItem appends item k's vertices and box.
+func (s *System) placeItem(k int) {
+	w := &s.det
+	it := w.items[k]
+	b := s.Bodies[it.body]
+	start := len(w.slab)
+	w.slab = b.Vertices(w.slab)
+	v := w.slab[start:]
+	for j := range v {
+		v[j][0] += it.shift
+	}
+	lo, hi := it.c, it.c
+	if len(v) == 0 {
+		r := b.Shape.Radius()
+		lo, hi = [2]float64{lo[0] - r, lo[1] - r}, [2]float64{hi[0] + r, hi[1] + r}
+	}
+	for _, x := range v {
+		for c := range 2 {
+			lo[c], hi[c] = math.Min(lo[c], x[c]), math.Max(hi[c], x[c])
+		}
+	}
+	a := s.Alert / 2
+	w.lo, w.hi = append(w.lo, [2]float64{lo[0] - a, lo[1] - a}), append(w.hi, [2]float64{hi[0] + a, hi[1] + a})
+	w.span = append(w.span, [2]int{start, len(w.slab)}) // the slab may still grow
 }
 
 func resize[T any](s []T, n int) []T {
@@ -98,14 +138,15 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// broad appends the pairs (i < j) of bodies whose boxes overlap and that a
-// rule lets touch, sorted. Bodies whose box is larger than four times the
-// median are tested against every body; the others are binned in a grid
-// of cells as large as the largest of them, where a pair's bodies lie in
+// broad appends the pairs of items (i < j by body, an item of the lower
+// body first, without repeats) whose boxes overlap and that a rule lets
+// touch, sorted. Items whose box is larger than four times the median
+// are tested against every item; the others are binned in a grid of cells
+// as large as the largest of them, where a pair's items lie in
 // neighbouring cells: linear in the number of bodies.
 func (s *System) broad(out [][2]int) [][2]int {
 	w := &s.det
-	n := len(s.Bodies)
+	n := len(w.items)
 	if n < 2 {
 		return out
 	}
@@ -130,10 +171,14 @@ func (s *System) broad(out [][2]int) [][2]int {
 		}
 	}
 	add := func(i, j int) {
-		if i > j {
+		a, b := w.items[i], w.items[j]
+		if a.body == b.body || (a.shift != 0 && b.shift != 0) || !overlap(w.lo[i], w.hi[i], w.lo[j], w.hi[j]) {
+			return
+		}
+		if a.body > b.body || (a.body == b.body && i > j) {
 			i, j = j, i
 		}
-		if s.touchable(i, j) && overlap(w.lo[i], w.hi[i], w.lo[j], w.hi[j]) {
+		if s.touchable(w.items[i].body, w.items[j].body) {
 			out = append(out, [2]int{i, j})
 		}
 	}
@@ -147,8 +192,28 @@ func (s *System) broad(out [][2]int) [][2]int {
 	if cell > 0 {
 		s.grid(size, limit, cell, lo, hi, add)
 	}
-	slices.SortFunc(out, func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
-	return out
+	return s.canonical(out)
+}
+
+// canonical sorts the pairs by bodies and drops repeats: a body and the
+// image of another, and that other and the opposite image of the first,
+// are one pair; it keeps the one whose first item is a body.
+func (s *System) canonical(pairs [][2]int) [][2]int {
+	w := &s.det
+	type key struct {
+		a, b  int
+		shift float64 // of b relative to a
+	}
+	keyOf := func(p [2]int) key {
+		x, y := w.items[p[0]], w.items[p[1]]
+		return key{x.body, y.body, y.shift - x.shift}
+	}
+	slices.SortFunc(pairs, func(p, q [2]int) int {
+		kp, kq := keyOf(p), keyOf(q)
+		return cmp.Or(cmp.Compare(kp.a, kq.a), cmp.Compare(kp.b, kq.b), cmp.Compare(kp.shift, kq.shift),
+			cmp.Compare(math.Abs(w.items[p[0]].shift), math.Abs(w.items[q[0]].shift)))
+	})
+	return slices.CompactFunc(pairs, func(p, q [2]int) bool { return keyOf(p) == keyOf(q) })
 }
 
 // grid bins the small bodies by the lower corner of their box and pairs
@@ -180,11 +245,11 @@ func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, ad
 	for c := range nx * ny {
 		w.start[c+1] += w.start[c]
 	}
-	w.items = resize(w.items, w.start[nx*ny])
+	w.binned = resize(w.binned, w.start[nx*ny])
 	fill := slices.Clone(w.start[:nx*ny])
 	for i, c := range w.cell {
 		if c >= 0 {
-			w.items[fill[c]] = i
+			w.binned[fill[c]] = i
 			fill[c]++
 		}
 	}
@@ -195,7 +260,7 @@ func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, ad
 		cx, cy := c%nx, c/nx
 		for y := max(cy-1, 0); y <= min(cy+1, ny-1); y++ {
 			for x := max(cx-1, 0); x <= min(cx+1, nx-1); x++ {
-				for _, j := range w.items[w.start[y*nx+x]:w.start[y*nx+x+1]] {
+				for _, j := range w.binned[w.start[y*nx+x]:w.start[y*nx+x+1]] {
 					if j > i {
 						add(i, j)
 					}
@@ -219,22 +284,34 @@ func (s *System) touchable(i, j int) bool {
 	return ok
 }
 
-// narrow appends the contact points of bodies i and j.
+// narrow appends the contact points of items i and j, as touches of their
+// bodies with the items' centres (an image's is shifted).
 func (s *System) narrow(out []touch, i, j int) []touch {
-	bi, bj := s.Bodies[i], s.Bodies[j]
+	w := &s.det
+	ii, ij := w.items[i], w.items[j]
+	bi, bj := s.Bodies[ii.body], s.Bodies[ij.body]
 	di, iDisk := bi.Shape.(Disk)
 	dj, jDisk := bj.Shape.(Disk)
-	ci, cj := [2]float64{bi.Q[0], bi.Q[1]}, [2]float64{bj.Q[0], bj.Q[1]}
-	vi, vj := s.det.verts[i], s.det.verts[j]
+	ci, cj := ii.c, ij.c
+	vi, vj := w.verts[i], w.verts[j]
+	n := len(out)
 	switch {
 	case iDisk && jDisk:
-		return diskDisk(out, i, j, ci, cj, di.R, dj.R, s.Alert)
+		out = diskDisk(out, i, j, ci, cj, di.R, dj.R, s.Alert)
 	case iDisk:
-		return diskPoly(out, i, j, ci, di.R, vj, s.Alert)
+		out = diskPoly(out, i, j, ci, di.R, vj, s.Alert)
 	case jDisk:
-		return diskPoly(out, j, i, cj, dj.R, vi, s.Alert)
+		out = diskPoly(out, j, i, cj, dj.R, vi, s.Alert)
+	default:
+		out = polyPoly(out, i, j, vi, vj, s.Alert, 1e-3*s.Alert, bi.Surface, bj.Surface)
 	}
-	return polyPoly(out, i, j, vi, vj, s.Alert, 1e-3*s.Alert)
+	for k := n; k < len(out); k++ {
+		t := &out[k]
+		t.ca, t.cb = w.items[t.a].c, w.items[t.b].c
+		t.image = ii.shift != 0 || ij.shift != 0
+		t.a, t.b = w.items[t.a].body, w.items[t.b].body
+	}
+	return out
 }
 
 // unit makes touch t a contact unit: the rows H~ of the relative velocity
@@ -252,19 +329,19 @@ func (s *System) unit(t touch, base int) contact.Unit {
 	tg := [2]float64{-n[1], n[0]}
 	rule, _ := s.RuleOf(t.a, t.b)
 	u := contact.Unit{
-		Key: contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b},
+		Key: contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b, Reverse: t.image},
 		X:   t.p, N: n, T: tg, Gap: t.gap, Weight: 1, Mu: rule.Mu,
 	}
 	w := &s.det
 	start := len(w.entries)
-	add := func(body int, x [2]float64, sign float64) {
+	add := func(body int, x, c [2]float64, sign float64) {
 		b := s.Bodies[body]
 		if b.Driven() {
 			u.ObsN, u.ObsT = n, tg
 			u.Rigid = u.RigidAt([2]float64{b.V[0], b.V[1]})
 			return
 		}
-		r := [2]float64{x[0] - b.Q[0], x[1] - b.Q[1]}
+		r := [2]float64{x[0] - c[0], x[1] - c[1]}
 		e := base + body
 		w.entries = append(w.entries,
 			contact.Entry{Body: e, Eq: 0, N: sign * n[0], T: sign * tg[0]},
@@ -273,11 +350,11 @@ func (s *System) unit(t touch, base int) contact.Unit {
 	}
 	mid := [2]float64{(t.p[0] + t.pb[0]) / 2, (t.p[1] + t.pb[1]) / 2}
 	if t.a < t.b {
-		add(t.a, mid, 1)
-		add(t.b, mid, -1)
+		add(t.a, mid, t.ca, 1)
+		add(t.b, mid, t.cb, -1)
 	} else {
-		add(t.b, mid, -1)
-		add(t.a, mid, 1)
+		add(t.b, mid, t.cb, -1)
+		add(t.a, mid, t.ca, 1)
 	}
 	u.Entries = w.entries[start:len(w.entries):len(w.entries)]
 	return u

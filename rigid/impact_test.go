@@ -225,6 +225,23 @@ func TestOnObstacles(t *testing.T) {
 		require.InDelta(t, 0.2, block.Q[1], 1e-9, "y: no sinking")
 		require.InDelta(t, 0, block.Q[2], 1e-12, "rotation")
 	})
+	t.Run("block sliding across a vertex", func(t *testing.T) {
+		// The quadrilaterals' side faces at the joint lie inside the
+		// ground (Body.Surface): no catch, the block slows at mu g.
+		floor, err := rigid.ObstacleBodies(&contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {0, 0}, {1, 0}}})
+		require.NoError(t, err)
+		shape, err := rigid.Rectangle(0.2, 0.1)
+		require.NoError(t, err)
+		block, err := rigid.NewBody("block", shape, [2]float64{-0.5, 0.05}, 2500)
+		require.NoError(t, err)
+		block.Gravity, block.V[0] = [2]float64{0, -g}, 2
+		sys, err := rigid.NewSystem(append(floor, block), []rigid.Rule{{Mu: 0.2}}, 0)
+		require.NoError(t, err)
+		run(t, sys, 1e-3, 600)
+		require.InDelta(t, 2-0.2*g*0.6, block.V[0], 1e-9)
+		require.Greater(t, block.Q[0], 0.3, "past the vertex")
+		require.InDelta(t, 0.05, block.Q[1], 1e-9)
+	})
 	t.Run("disk through a valley", func(t *testing.T) {
 		const alpha, r = 30 * math.Pi / 180, 0.05
 		s, c := math.Sincos(alpha)
@@ -262,4 +279,49 @@ func TestOnObstacles(t *testing.T) {
 		require.Greater(t, disk.Q[0], 0.1, "rolled on along the floor")
 		require.InDelta(t, 0, disk.V[1], 1e-6, "on the floor")
 	})
+}
+
+// TestPeriodicCell slides a block on the flat base of a periodic cell
+// (the base exactly one period long, so that it and its images tile the
+// line): the block crosses the cell's ends several times, re-entering
+// with its velocity, its contacts kept (the base's weight is carried by
+// them every step) and decelerating at mu g without a jump at the
+// boundary, at the height it started.
+func TestPeriodicCell(t *testing.T) {
+	const l, mu, v0 = 1.0, 0.1, 3.0
+	base, err := rigid.Rectangle(l, 0.2)
+	require.NoError(t, err)
+	ground, err := rigid.NewBody("base", base, [2]float64{l / 2, -0.1}, 0)
+	require.NoError(t, err)
+	ground.Motion, ground.Surface = contact.Fixed{}, []int{2} // its top face
+	sq, err := rigid.Rectangle(0.2, 0.1)
+	require.NoError(t, err)
+	block, err := rigid.NewBody("block", sq, [2]float64{0.7, 0.05}, 1000)
+	require.NoError(t, err)
+	block.Gravity, block.V[0] = [2]float64{0, -g}, v0
+	sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: mu}}, 0)
+	require.NoError(t, err)
+	require.ErrorContains(t, sys.SetPeriod(0, 0.3), "expected a finite cell at least as wide as the largest body (1 m across)")
+	require.NoError(t, sys.SetPeriod(0, l))
+	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Rigid: sys})
+	require.NoError(t, err)
+	crossed := 0
+	for k := 1; k <= 2500; k++ {
+		x := block.Q[0]
+		_, err := sim.Step()
+		require.NoError(t, err)
+		if block.Q[0] < x {
+			crossed++
+		}
+		tk := float64(k) * 1e-3
+		require.InDelta(t, math.Max(0, v0-mu*g*tk), block.V[0], 1e-9, "step %d: velocity", k)
+		require.InDelta(t, 0.05, block.Q[1], 1e-9, "step %d: height", k)
+		require.True(t, block.Q[0] >= 0 && block.Q[0] < l, "step %d: x = %g in the cell", k, block.Q[0])
+		var up float64
+		for _, c := range sim.Contacts() {
+			up += c.Impulse[0] * c.N[1] / 1e-3
+		}
+		require.InDelta(t, block.Mass*g, math.Abs(up), 1e-6*block.Mass*g, "step %d: the weight carried", k)
+	}
+	require.GreaterOrEqual(t, crossed, 4, "crossings of the cell's end")
 }

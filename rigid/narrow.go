@@ -1,6 +1,9 @@
 package rigid
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // touch is one contact point between two bodies: a point p of the
 // candidate a, its closest point pb of the antagonist b, the normal n from
@@ -11,6 +14,8 @@ type touch struct {
 	n      [2]float64
 	gap    float64
 	fa, fb int // features: a's vertex or clipped end, b's edge (0 for a disk)
+	ca, cb [2]float64 // the centres of a and b (an image's is shifted)
+	image  bool       // b (or a) is a periodic image
 }
 
 func sub(a, b [2]float64) [2]float64 { return [2]float64{a[0] - b[0], a[1] - b[1]} }
@@ -24,10 +29,14 @@ func outward(p1, p2 [2]float64) [2]float64 {
 }
 
 // maxSeparation returns the edge of P from which Q is farthest out (the
-// separating axis test: positive when they are apart) and that distance.
-func maxSeparation(P, Q [][2]float64) (edge int, sep float64) {
+// separating axis test: positive when they are apart) and that distance,
+// over the faces in only (all when nil).
+func maxSeparation(P, Q [][2]float64, only ...int) (edge int, sep float64) {
 	sep = math.Inf(-1)
 	for i, p1 := range P {
+		if only != nil && !slices.Contains(only, i) {
+			continue
+		}
 		n := outward(p1, P[(i+1)%len(P)])
 		s := math.Inf(1)
 		for _, q := range Q {
@@ -45,15 +54,24 @@ func maxSeparation(P, Q [][2]float64) (edge int, sep float64) {
 // b's separates more by more than tie, so that a resting pair does not
 // flip between two equivalent references), the most opposed face of the
 // other is clipped to its extent, and the clipped ends within alert are
-// the points, on the other (the candidate).
-func polyPoly(out []touch, a, b int, A, B [][2]float64, alert, tie float64) []touch {
-	eA, sA := maxSeparation(A, B)
-	if sA > alert {
+// the points, on the other (the candidate). surfA and surfB, when not nil,
+// are the faces of a one-sided ground (Body.Surface): the reference is then
+// one of them whatever the other body's faces separate by, since the
+// ground's corners at its joints are not corners of the ground.
+func polyPoly(out []touch, a, b int, A, B [][2]float64, alert, tie float64, surfA, surfB []int) []touch {
+	if _, s := maxSeparation(A, B); s > alert {
 		return out
 	}
-	eB, sB := maxSeparation(B, A)
-	if sB > alert {
+	if _, s := maxSeparation(B, A); s > alert {
 		return out
+	}
+	eA, sA := maxSeparation(A, B, surfA...)
+	eB, sB := maxSeparation(B, A, surfB...)
+	switch {
+	case surfA != nil && surfB == nil:
+		sB = math.Inf(-1)
+	case surfB != nil && surfA == nil:
+		sA = math.Inf(-1)
 	}
 	ref, inc, er, ra, ia := A, B, eA, a, b
 	if sB > sA+tie {

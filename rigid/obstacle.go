@@ -41,6 +41,7 @@ func ObstacleBodies(o *contact.Obstacle) ([]*Body, error) {
 		if err != nil {
 			return nil, err
 		}
+		body.Surface = []int{2} // from b to a: the segment
 		out = append(out, driven(body, k+1))
 	}
 	return out, nil

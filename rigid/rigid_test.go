@@ -104,7 +104,7 @@ func TestPolygonContacts(t *testing.T) {
 		{"corner on corner", place(sq, [2]float64{1.001, 1}, 0), [2]float64{1, 0}, []point{{[2]float64{0.501, 0.5}, 0.001}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := polyPoly(nil, 0, 1, place(sq, [2]float64{}, 0), tc.b, 0.01, 1e-5)
+			got := polyPoly(nil, 0, 1, place(sq, [2]float64{}, 0), tc.b, 0.01, 1e-5, nil, nil)
 			require.Len(t, got, len(tc.want))
 			for k, w := range tc.want {
 				// b's point and the normal towards b, whichever is the candidate.

@@ -47,6 +47,12 @@ type System struct {
 	// Alert is the distance within which two bodies' features are paired
 	// (m); zero means a tenth of the smallest body's radius.
 	Alert float64
+	// Period, when Period[1] > Period[0] (SetPeriod), makes the cell
+	// [Period[0], Period[1]) periodic along x: a free body whose centre
+	// leaves it re-enters at the other end with its velocity, and bodies
+	// near one end touch the images of those near the other (shifted by the
+	// period).
+	Period [2]float64
 
 	rule         [][]int // group index pairs -> first matching rule, or -1
 	group        []int   // per body: its group's index
@@ -122,6 +128,31 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 		}
 	}
 	return s, nil
+}
+
+// SetPeriod makes the cell [x0, x1) periodic along x (see Period). The
+// cell must be at least as wide as the largest body (across any direction
+// for a free body, along x for a driven one, which does not turn), so that
+// the images one period away are all a body can meet (a body never touches
+// its own image: a base one period long tiles the line with them).
+func (s *System) SetPeriod(x0, x1 float64) error {
+	big := 0.0
+	for _, b := range s.Bodies {
+		w := 2 * b.Shape.Radius()
+		if vs := b.Vertices(nil); b.Driven() && len(vs) > 0 {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, v := range vs {
+				lo, hi = math.Min(lo, v[0]), math.Max(hi, v[0])
+			}
+			w = hi - lo
+		}
+		big = math.Max(big, w)
+	}
+	if !(x1-x0 >= big*(1-1e-12)) || math.IsInf(x1-x0, 0) || math.IsNaN(x0) {
+		return fmt.Errorf("rigid bodies: period [%g, %g]: expected a finite cell at least as wide as the largest body (%.3g m across)", x0, x1, big)
+	}
+	s.Period = [2]float64{x0, x1}
+	return nil
 }
 
 // RuleOf returns the rule between bodies i and j, or false when they do not
@@ -212,6 +243,10 @@ func (s *System) Finish() {
 		e.External += h * b.Mass * (b.Gravity[0]*vt[0] + b.Gravity[1]*vt[1])
 		e.Kinetic = b.kinetic(v1)
 		b.V = v1
+		if p := s.Period; p[1] > p[0] {
+			l := p[1] - p[0]
+			b.Q[0] -= l * math.Floor((b.Q[0]-p[0])/l)
+		}
 	}
 }
 

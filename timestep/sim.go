@@ -120,8 +120,8 @@ type unitID struct {
 }
 
 func idOf(k contact.Key) unitID {
-	if k.Pair < 0 { // rigid bodies and the candidate's feature
-		return unitID{pair: -1, node: k.Node, a: k.A, b: k.B}
+	if k.Pair < 0 { // rigid bodies, the candidate's feature, an image
+		return unitID{pair: -1, node: k.Node, a: k.A, b: k.B, reverse: k.Reverse}
 	}
 	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse}
 }
