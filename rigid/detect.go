@@ -15,7 +15,7 @@ type detectWork struct {
 	items   []item
 	verts   [][][2]float64 // per item: polygon vertices in place
 	slab    [][2]float64
-	span    [][2]int // per item: its vertices in slab
+	span    [][2]int     // per item: its vertices in slab
 	lo, hi  [][2]float64 // boxes, grown by half the alert distance
 	big     []int
 	cell    []int // per small body: its cell, or -1

@@ -13,7 +13,7 @@ type touch struct {
 	p, pb  [2]float64
 	n      [2]float64
 	gap    float64
-	fa, fb int // features: a's vertex or clipped end, b's edge (0 for a disk)
+	fa, fb int        // features: a's vertex or clipped end, b's edge (0 for a disk)
 	ca, cb [2]float64 // the centres of a and b (an image's is shifted)
 	image  bool       // b (or a) is a periodic image
 }
