@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
 // Shape is the section of a rigid body, about its centre of mass.
@@ -101,4 +102,25 @@ func NewPolygon(vertices [][2]float64) (*Polygon, [2]float64, error) {
 		p.j += c * (v[0]*v[0] + v[0]*w[0] + w[0]*w[0] + v[1]*v[1] + v[1]*w[1] + w[1]*w[1]) / 12
 	}
 	return p, c, nil
+}
+
+// RandomPolygon draws a convex polygon of a number of sides in [minSides,
+// maxSides], inscribed in a circle of radius in [minR, maxR]: vertices at
+// angles spread evenly around it and each moved by up to a quarter of the
+// even spacing (so that no side is shorter than half of it), the whole
+// turned at random. The shape of a grain of [M04] section 3.2.
+func RandomPolygon(rng *rand.Rand, minSides, maxSides int, minR, maxR float64) (*Polygon, error) {
+	if minSides < 3 || maxSides < minSides || !(minR > 0) || maxR < minR {
+		return nil, fmt.Errorf("random polygon: sides [%d, %d], radius [%g, %g]: expected 3 <= min <= max sides and 0 < min <= max radius", minSides, maxSides, minR, maxR)
+	}
+	n := minSides + rng.IntN(maxSides-minSides+1)
+	r := minR + (maxR-minR)*rng.Float64()
+	turn := 2 * math.Pi * rng.Float64()
+	vs := make([][2]float64, n)
+	for k := range vs {
+		a := turn + 2*math.Pi*(float64(k)+0.25*(2*rng.Float64()-1))/float64(n)
+		vs[k] = [2]float64{r * math.Cos(a), r * math.Sin(a)}
+	}
+	p, _, err := NewPolygon(vs)
+	return p, err
 }

@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
@@ -25,6 +26,9 @@ type Rigid struct {
 	Omega     float64     `toml:"omega"`     // rad/s
 	Gravity   []float64   `toml:"gravity"`   // m/s^2
 	Motion    *Motion     `toml:"motion"`    // driven: fixed, velocity or sine
+	// Surface "top" makes a driven polygon a one-sided ground whose only
+	// face others rest on is its top (rigid.Body.Surface).
+	Surface string `toml:"surface"`
 }
 
 // RigidContacts are the rules of contact between rigid bodies.
@@ -89,6 +93,9 @@ func (r *Rigid) check(i int) error {
 			return bad(where, fmt.Sprintf("polygon[%d]", k+1), p, "expected [x, y] in m")
 		}
 	}
+	if r.Surface != "" && (r.Surface != "top" || r.Motion == nil || r.Radius != 0) {
+		return bad(where, "surface", fmt.Sprintf("%q", r.Surface), `expected "top", on a driven polygon`)
+	}
 	if r.Motion != nil {
 		return r.Motion.check(where)
 	}
@@ -138,8 +145,17 @@ func (s *Scene) checkRigid(names map[string]bool) error {
 		names[r.Name] = true
 		groups[r.Group] = true
 	}
-	if len(s.Rigid) == 0 && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0) {
-		return errors.New("[rigid_contacts] without any [[rigid]] body")
+	for i := range s.Grains {
+		if err := s.Grains[i].check(i); err != nil {
+			return err
+		}
+		groups[s.Grains[i].Group] = true
+	}
+	if err := s.Periodic.check(); err != nil {
+		return err
+	}
+	if len(s.Rigid)+len(s.Grains) == 0 && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0 || s.Periodic.X != nil) {
+		return errors.New("[rigid_contacts] or [periodic] without any [[rigid]] body or [[grains]]")
 	}
 	if _, err := s.GapPairs(); err != nil {
 		return err
@@ -193,7 +209,7 @@ func (s *Scene) GapPairs() ([][2]int, error) {
 
 // rigidSystem builds the rigid bodies and their rules.
 func (s *Scene) rigidSystem() (*rigid.System, error) {
-	if len(s.Rigid) == 0 {
+	if len(s.Rigid)+len(s.Grains) == 0 {
 		return nil, nil
 	}
 	var bodies []*rigid.Body
@@ -203,6 +219,13 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 			return nil, fmt.Errorf("%s: rigid body %q: %w", s.Name, s.Rigid[i].Name, err)
 		}
 		bodies = append(bodies, b)
+	}
+	for i := range s.Grains {
+		gs, err := s.Grains[i].build()
+		if err != nil {
+			return nil, fmt.Errorf("%s: grains %q: %w", s.Name, s.Grains[i].Name, err)
+		}
+		bodies = append(bodies, gs...)
 	}
 	for _, o := range s.namedObstacles() {
 		ob, err := rigid.ObstacleBodies(o.build())
@@ -226,6 +249,11 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 	sys, err := rigid.NewSystem(bodies, rules, s.RigidContacts.Alert)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	if p := s.Periodic.X; p != nil {
+		if err := sys.SetPeriod(p[0], p[1]); err != nil {
+			return nil, fmt.Errorf("%s: [periodic]: %w", s.Name, err)
+		}
 	}
 	return sys, nil
 }
@@ -270,5 +298,22 @@ func (r *Rigid) build() (*rigid.Body, error) {
 	if r.Motion != nil {
 		b.Motion = r.Motion.build()
 	}
+	if r.Surface == "top" {
+		b.Surface = []int{topFace(b)}
+	}
 	return b, nil
+}
+
+// topFace is the face of a polygon body whose outward normal points most
+// upwards in its pose.
+func topFace(b *rigid.Body) int {
+	vs := b.Vertices(nil)
+	best, up := 0, -2.0
+	for k, v := range vs {
+		w := vs[(k+1)%len(vs)]
+		if n := -(w[0] - v[0]) / math.Hypot(w[0]-v[0], w[1]-v[1]); n > up {
+			best, up = k, n
+		}
+	}
+	return best
 }

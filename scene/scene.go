@@ -27,7 +27,9 @@ type Scene struct {
 	Contacts  []Contact  `toml:"contact"`
 	// Rigid bodies and the rules of their contacts.
 	Rigid         []Rigid       `toml:"rigid"`
+	Grains        []Grains      `toml:"grains"`
 	RigidContacts RigidContacts `toml:"rigid_contacts"`
+	Periodic      Periodic      `toml:"periodic"`
 
 	// Dir is the folder of the scene file: Gmsh paths are relative to it.
 	Dir string `toml:"-"`
@@ -63,6 +65,18 @@ type Output struct {
 	// Gaps are pairs of [[rigid]] bodies whose distance is written every
 	// step (history.csv) and drawn (gaps.png).
 	Gaps [][]string `toml:"gaps"`
+	// Profile writes the rigid bodies' velocity profile (profile.csv,
+	// profile.png).
+	Profile *Profile `toml:"profile"`
+}
+
+// Profile is the mean x velocity of the free rigid bodies in Strips
+// horizontal strips between heights Bottom and Top, over the steps from
+// From (s) on.
+type Profile struct {
+	Strips int       `toml:"strips"`
+	Y      []float64 `toml:"y"` // [bottom, top], m
+	From   float64   `toml:"from"`
 }
 
 // Body is one deformable body.
@@ -282,12 +296,15 @@ func (s *Scene) check() error {
 	default:
 		return bad("[output]", "encoding", fmt.Sprintf("%q", o.Encoding), "expected base64, raw or ascii")
 	}
+	if p := o.Profile; p != nil && (p.Strips < 1 || len(p.Y) != 2 || !finite(p.Y...) || !(p.Y[1] > p.Y[0]) || !(p.From >= 0) || p.From > t.Duration) {
+		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g}", p.Strips, p.Y, p.From), fmt.Sprintf("expected strips >= 1, y = [bottom, top] with bottom < top, from in [0, %g] s", t.Duration))
+	}
 	for _, p := range o.Pictures {
 		if !(p >= 0 && p <= t.Duration) {
 			return bad("[output]", "pictures", p, fmt.Sprintf("expected times within [0, %g]", t.Duration))
 		}
 	}
-	if len(s.Bodies) == 0 && len(s.Rigid) == 0 {
+	if len(s.Bodies) == 0 && len(s.Rigid) == 0 && len(s.Grains) == 0 {
 		return errors.New("no [[body]] nor [[rigid]]: a scene needs at least one body")
 	}
 	names := map[string]bool{}

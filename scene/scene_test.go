@@ -99,6 +99,24 @@ func TestExamples(t *testing.T) {
 					require.NoError(t, err)
 				}
 				assert.Less(t, sim.Stepper.TotalEnergy().Kinetic, 1.0)
+			case "slope-flow":
+				// 0.1 s: the grains fall onto the rough ground and start
+				// down the slope, every grain in the periodic cell, no
+				// energy created.
+				e0 := sim.TotalEnergy().Balance()
+				for i := 0; i < 500; i++ {
+					st, err := sim.Step()
+					require.NoError(t, err)
+					e := sim.TotalEnergy()
+					require.LessOrEqual(t, e.Balance()-e0, 1e-12*math.Max(1, math.Abs(e.External)), "step %d", i+1)
+					require.Greater(t, st.MinGap, -1e-4, "step %d", i+1)
+				}
+				for _, b := range m.Rigid.Bodies {
+					if !b.Driven() {
+						require.True(t, b.Q[0] >= 0 && b.Q[0] < 0.2, "%s at x = %g", b.Name, b.Q[0])
+					}
+				}
+				assert.Positive(t, sim.TotalEnergy().External, "gravity has worked")
 			case "disks-28":
 				// The deposit comes to rest with about two contacts per
 				// grain ([M04] section 3.1: 56).
@@ -405,6 +423,11 @@ groups = ["*", "*"]
 mu = 0.3
 `
 
+// grains is a [[grains]] table of 3 grains in a 0.07 m square, with edits.
+func grains(edit string) string {
+	return "\n[[grains]]\nname = \"g\"\ncount = 3\nsides = [5, 6]\nradius = [0.008, 0.01]\nregion = [[0.0, 1.0], [0.07, 1.07]]\nrho = 1000\n" + edit + "\n"
+}
+
 func TestRigidDecodeErrors(t *testing.T) {
 	poly := func(vs string) string {
 		return rigidMinimal + "\n[[rigid]]\nname = \"p\"\npolygon = " + vs + "\nrho = 1000\n"
@@ -429,7 +452,12 @@ func TestRigidDecodeErrors(t *testing.T) {
 		{"index of the positional law", rigidMinimal + "dissipation_index = 0.5\nlaw = \"signorini\"\n", `dissipation_index = 0.5: applies to the shock law only`},
 		{"name taken", strings.Replace(minimal, `name = "b"`, `name = "ball"`, 1) + strings.Replace(rigidMinimal, "[time]\nh = 1e-3\nduration = 1e-2\n", "", 1), `rigid body "ball": the name is taken by another body`},
 		{"gap of no body", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\ngaps = [[\"ground\", \"bal\"]]\n\n[[rigid]]", 1), `[output]: gaps[1] = ["ground" "bal"]: expected the names of two [[rigid]] bodies`},
-		{"rules without bodies", minimal + "\n[rigid_contacts]\nalert = 0.01\n", "[rigid_contacts] without any [[rigid]] body"},
+		{"grains sides", rigidMinimal + grains("sides = [2, 6]"), `grains "g": sides = [2 6]: expected [min, max] with 3 <= min <= max`},
+		{"grains region too small", rigidMinimal + strings.Replace(grains(""), "count = 3", "count = 500", 1), `grains "g": region holds 9 grains of radius 0.01 on its lattice (pitch 0.021 m), not 500: enlarge it`},
+		{"fixed grains moving", rigidMinimal + grains("fixed = true\ngravity = [0.0, -9.81]"), `grains "g": fixed grains do not move: leave velocity and gravity out`},
+		{"period too short", rigidMinimal + "\n[periodic]\nx = [0.0, 0.1]\n", `[periodic]: rigid bodies: period [0, 0.1]: expected a finite cell at least as wide as the largest body (2 m across)`},
+		{"surface of a disk", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nsurface = \"bottom\"", 1), `rigid body "ground": surface = "bottom": expected "top", on a driven polygon`},
+		{"rules without bodies", minimal + "\n[rigid_contacts]\nalert = 0.01\n", "[rigid_contacts] or [periodic] without any [[rigid]] body or [[grains]]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc, err := Decode(strings.NewReader(tc.scene), "scene.toml")

@@ -155,7 +155,11 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	gaps, _ := sc.GapPairs() // checked with the scene
-	out, err := results.NewWriter(*rf.out, sim, results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps})
+	opt := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps}
+	if p := sc.Output.Profile; p != nil {
+		opt.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From}
+	}
+	out, err := results.NewWriter(*rf.out, sim, opt)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,7 @@ type Writer struct {
 	energy   []energyPoint // at most 2 maxPlotPoints, every stride-th step
 	stride   int
 	e0       float64 // the initial energy balance
+	profile  *profile
 }
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
@@ -45,7 +46,7 @@ type energyPoint struct {
 // runFiles are the patterns of the files a run writes (and of the
 // temporary files of a write cut short by a kill).
 var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "summary.txt", ".*.tmp*"}
+	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", ".*.tmp*"}
 
 // Clear removes the files of an earlier run from dir, so that none of
 // its pieces lies beside the new ones or is taken for theirs, and returns
@@ -75,6 +76,9 @@ type Options struct {
 	// rigid.System) whose distance (rigid.Distance) history.csv gives every
 	// step and gaps.png draws.
 	Gaps [][2]int
+	// Profile, if set, writes the rigid bodies' velocity profile
+	// (profile.csv, profile.png).
+	Profile *Profile
 }
 
 // NewWriter starts the files of a run of sim in dir (which must exist):
@@ -93,8 +97,15 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
-		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}}, nil
+	w := &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
+		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}}
+	if p := opt.Profile; p != nil {
+		if p.Strips < 1 || !(p.Top > p.Bottom) {
+			return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
+		}
+		w.profile = &profile{Profile: *p}
+	}
+	return w, nil
 }
 
 // InitialBalance is the energy balance of the state Record saw at step 0.
@@ -110,6 +121,7 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
+	o.profile.record(sim.Rigid, s.Time())
 	if st.Step%o.stride == 0 || write {
 		o.energy = append(o.energy, energyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
 	}
@@ -218,6 +230,9 @@ func (o *Writer) Close() error {
 		if err := bodiesPlot(filepath.Join(o.dir, "bodies.png"), o.snaps); err != nil {
 			return fmt.Errorf("bodies.png: %w", err)
 		}
+	}
+	if err := o.profile.write(o.dir); err != nil {
+		return fmt.Errorf("profile: %w", err)
 	}
 	if names := o.hist.rigid.gapNames(); len(names) > 0 {
 		if err := gapPlot(filepath.Join(o.dir, "gaps.png"), names, o.energy); err != nil {

@@ -1,0 +1,107 @@
+package scene
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/rigid"
+)
+
+// Grains generates random convex polygonal grains ([M04] section 3.2),
+// NAME1 to NAMEcount, on a lattice that fills Region row by row from its
+// lower-left corner.
+type Grains struct {
+	Name     string      `toml:"name"`
+	Group    string      `toml:"group"`
+	Count    int         `toml:"count"`
+	Sides    []int       `toml:"sides"`  // [min, max]
+	Radius   []float64   `toml:"radius"` // [min, max] of the circumscribed circle, m
+	Region   [][]float64 `toml:"region"` // [[x0, y0], [x1, y1]]
+	Seed     uint64      `toml:"seed"`
+	Rho      float64     `toml:"rho"`
+	Velocity []float64   `toml:"velocity"`
+	Gravity  []float64   `toml:"gravity"`
+	Fixed    bool        `toml:"fixed"` // glued: driven bodies that do not move
+}
+
+// Periodic makes the rigid bodies' cell periodic along x.
+type Periodic struct {
+	X []float64 `toml:"x"` // [x0, x1]
+}
+
+func (g *Grains) check(i int) error {
+	where := fmt.Sprintf("grains %d", i+1)
+	if err := fileName(g.Name); err != nil {
+		return fmt.Errorf("%s: name %w", where, err)
+	}
+	where = fmt.Sprintf("grains %q", g.Name)
+	switch {
+	case g.Count < 1:
+		return bad(where, "count", g.Count, "expected a number of grains >= 1")
+	case len(g.Sides) != 2 || g.Sides[0] < 3 || g.Sides[1] < g.Sides[0]:
+		return bad(where, "sides", g.Sides, "expected [min, max] with 3 <= min <= max")
+	case len(g.Radius) != 2 || !positive(g.Radius[0]) || !(g.Radius[1] >= g.Radius[0]) || !finite(g.Radius[1]):
+		return bad(where, "radius", g.Radius, "expected [min, max] with 0 < min <= max, in m")
+	case len(g.Region) != 2 || len(g.Region[0]) != 2 || len(g.Region[1]) != 2 || !finite(g.Region[0]...) || !finite(g.Region[1]...) ||
+		!(g.Region[1][0] > g.Region[0][0]) || !(g.Region[1][1] > g.Region[0][1]):
+		return bad(where, "region", g.Region, "expected [[x0, y0], [x1, y1]], the lower-left and upper-right corners")
+	case !g.Fixed && !positive(g.Rho):
+		return bad(where, "rho", g.Rho, "expected a positive density in kg/m^3")
+	case g.Rho < 0 || !finite(g.Rho):
+		return bad(where, "rho", g.Rho, "expected a non-negative density in kg/m^3")
+	case g.Velocity != nil && (len(g.Velocity) != 2 || !finite(g.Velocity...)):
+		return bad(where, "velocity", g.Velocity, "expected [vx, vy] in m/s")
+	case g.Gravity != nil && (len(g.Gravity) != 2 || !finite(g.Gravity...)):
+		return bad(where, "gravity", g.Gravity, "expected [gx, gy] in m/s^2")
+	case g.Fixed && (g.Velocity != nil || g.Gravity != nil):
+		return fmt.Errorf("%s: fixed grains do not move: leave velocity and gravity out", where)
+	}
+	pitch := 2 * g.Radius[1] * 1.05
+	cols := int((g.Region[1][0] - g.Region[0][0]) / pitch)
+	rows := int((g.Region[1][1] - g.Region[0][1]) / pitch)
+	if cols*rows < g.Count {
+		return fmt.Errorf("%s: region holds %d grains of radius %g on its lattice (pitch %.3g m), not %d: enlarge it", where, cols*rows, g.Radius[1], pitch, g.Count)
+	}
+	return nil
+}
+
+// build draws the grains.
+func (g *Grains) build() ([]*rigid.Body, error) {
+	rng := rand.New(rand.NewPCG(g.Seed, 0x6a41))
+	pitch := 2 * g.Radius[1] * 1.05
+	cols := int((g.Region[1][0] - g.Region[0][0]) / pitch)
+	var out []*rigid.Body
+	for k := range g.Count {
+		shape, err := rigid.RandomPolygon(rng, g.Sides[0], g.Sides[1], g.Radius[0], g.Radius[1])
+		if err != nil {
+			return nil, err
+		}
+		c := [2]float64{g.Region[0][0] + pitch*(float64(k%cols)+0.5), g.Region[0][1] + pitch*(float64(k/cols)+0.5)}
+		b, err := rigid.NewBody(fmt.Sprintf("%s%d", g.Name, k+1), shape, c, g.Rho)
+		if err != nil {
+			return nil, err
+		}
+		b.Group = g.Group
+		switch {
+		case g.Fixed:
+			b.Motion = contact.Fixed{}
+		default:
+			if g.Velocity != nil {
+				b.V[0], b.V[1] = g.Velocity[0], g.Velocity[1]
+			}
+			if g.Gravity != nil {
+				b.Gravity = [2]float64{g.Gravity[0], g.Gravity[1]}
+			}
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (p Periodic) check() error {
+	if p.X != nil && (len(p.X) != 2 || !finite(p.X...) || !(p.X[1] > p.X[0])) {
+		return bad("[periodic]", "x", p.X, "expected [x0, x1] with x0 < x1, in m")
+	}
+	return nil
+}
