@@ -50,6 +50,8 @@ type Survey struct {
 	// guesses draw P_N in [0, Box], a domain that contains every
 	// admissible value, so that every solution can be reached.
 	Box float64
+	// Moving is set by NewMoving: no equilibrium, no exact sets.
+	Moving bool
 
 	e    *mat.Dense // generalised impulse of the units on the free bodies' DOFs
 	b    []float64  // E r = b at equilibrium: -(M v0 + h F)
@@ -75,6 +77,7 @@ type Solution struct {
 	Modality Modality
 	Run      int
 	R        [][2]float64
+	Status   []signorini.Status
 	Sweeps   int
 	// Imbalance is what the forces leave of the bodies' momentum after the
 	// step, relative to the weight's impulse: 0 in equilibrium.
@@ -90,6 +93,20 @@ func New(sys *rigid.System, h float64) (*Survey, error) {
 			b.V = [3]float64{}
 		}
 	}
+	return newSurvey(sys, h, false)
+}
+
+// NewMoving builds the survey of the step the bodies take from their
+// current state, velocities kept: the force fan of a flowing sample at an
+// instant ([M04] section 3.2). Its solutions are those of the step, not of
+// an equilibrium: Run keeps every converged one (Imbalance then measures
+// the momentum they leave the bodies), and the random guesses' Box is not
+// known: survey it in RandomOrder.
+func NewMoving(sys *rigid.System, h float64) (*Survey, error) {
+	return newSurvey(sys, h, true)
+}
+
+func newSurvey(sys *rigid.System, h float64, moving bool) (*Survey, error) {
 	p, units, err := timestep.RigidProblem(sys, h)
 	if err != nil {
 		return nil, err
@@ -97,7 +114,7 @@ func New(sys *rigid.System, h float64) (*Survey, error) {
 	if len(units) == 0 {
 		return nil, errors.New("explore: no contacts")
 	}
-	s := &Survey{Sys: sys, H: h, Problem: p, Units: units}
+	s := &Survey{Sys: sys, H: h, Problem: p, Units: units, Moving: moving}
 	index := map[int]int{}
 	for k, b := range sys.Bodies {
 		if b.Driven() {
@@ -127,6 +144,9 @@ func New(sys *rigid.System, h float64) (*Survey, error) {
 	}
 	for i := range rows {
 		rows[i] = i
+	}
+	if moving {
+		return s, nil
 	}
 	if s.all, err = s.newSet(rows, contacts); err != nil {
 		return nil, err
@@ -243,6 +263,9 @@ var ErrUnbounded = errors.New("the admissible forces are unbounded (forces in eq
 // support lies beyond any edge, so that the polygon is exact, with two
 // programs per vertex or so.
 func (s *Survey) Admissible(c int) ([][2]float64, error) {
+	if s.Moving {
+		return nil, errors.New("explore: a moving sample has no admissible set of equilibrium forces")
+	}
 	return s.polygon(s.all, c)
 }
 
@@ -368,6 +391,9 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 		opt.Accept = 1e-4
 	}
 	nlgs := signorini.Options{Tol: opt.Tol, ChangeTol: -1, MaxSweeps: opt.MaxSweeps}
+	if m == RandomGuess && s.Moving {
+		return nil, 0, errors.New("explore: random guesses need the bound of an equilibrium's forces: survey a moving sample in random order")
+	}
 	if m == RandomGuess {
 		nlgs.Start, nlgs.Box = signorini.RandomBox, s.Box
 	} else {
@@ -387,8 +413,8 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 			return nil, 0, err
 		}
 		sol := s.solution(res.R)
-		sol.Modality, sol.Run, sol.Sweeps = m, k, res.Sweeps
-		if sol.Imbalance > opt.Accept || s.coneViolation(sol) > opt.Accept {
+		sol.Modality, sol.Run, sol.Sweeps, sol.Status = m, k, res.Sweeps, res.Status
+		if (!s.Moving && sol.Imbalance > opt.Accept) || s.coneViolation(sol) > opt.Accept {
 			rejected++
 			continue
 		}

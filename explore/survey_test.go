@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/rigid"
+	"github.com/fecontact/fecontact/signorini"
 )
 
 const g = 9.81
@@ -133,4 +134,57 @@ func TestHullAndCoverage(t *testing.T) {
 	assert.InDelta(t, 1, far, 1e-15)
 	seg := Hull([][2]float64{{0, 0}, {1, 1}, {0.5, 0.5}}, 1e-12)
 	assert.Equal(t, [][2]float64{{0, 0}, {1, 1}}, seg)
+}
+
+// TestForceFan: at an instant of motion ([M04] section 3.2), on ground
+// inclined 10 degrees (gravity turned), a block sliding down has forces the
+// step determines (no dispersion over random orders: its two corners' R_N
+// follow from its three equations once R_T = -mu R_N), while a block at
+// rest beside it under another, both held by friction (tan 10 deg < 0.3),
+// do not: how the corners share the tangential forces is free, and random
+// orders of the four contacts find different shares.
+func TestForceFan(t *testing.T) {
+	ground, err := rigid.Rectangle(4, 0.2)
+	require.NoError(t, err)
+	sq, err := rigid.Rectangle(0.2, 0.1)
+	require.NoError(t, err)
+	var blocks []*rigid.Body
+	for k, x := range [][2]float64{{-0.5, 0.05}, {0.5, 0.05}, {0.55, 0.15}} {
+		b, err := rigid.NewBody([]string{"sliding", "resting", "on top"}[k], sq, x, 2000)
+		require.NoError(t, err)
+		a := 10 * math.Pi / 180
+		b.Gravity = [2]float64{g * math.Sin(a), -g * math.Cos(a)}
+		blocks = append(blocks, b)
+	}
+	blocks[0].V[0] = 2
+	sys, err := rigid.NewSystem([]*rigid.Body{fixed(t, "ground", ground, [2]float64{0, -0.1}), blocks[0], blocks[1], blocks[2]}, []rigid.Rule{{Mu: 0.3, Law: contact.Shock}}, 0)
+	require.NoError(t, err)
+	s, err := NewMoving(sys, 1e-3)
+	require.NoError(t, err)
+	_, _, err = s.Run(RandomGuess, Options{Solutions: 1})
+	require.ErrorContains(t, err, "survey a moving sample in random order")
+	sols, rejected, err := s.Run(RandomOrder, Options{Solutions: 100, Seed: 3, Tol: 1e-12})
+	require.NoError(t, err)
+	require.Zero(t, rejected)
+	require.Len(t, s.Units, 6)
+	spread := func(c, k int) float64 {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, sol := range sols {
+			lo, hi = math.Min(lo, sol.R[c][k]), math.Max(hi, sol.R[c][k])
+		}
+		return hi - lo
+	}
+	mg := blocks[0].Mass * g
+	stuck := 0.0
+	for c, u := range s.Units {
+		sliding := u.Key.A == 1
+		t.Logf("contact %d of %s: R_N spread %.3g N, R_T spread %.3g N, status %v", c+1, sys.Bodies[u.Key.A].Name, spread(c, 0), spread(c, 1), sols[0].Status[c])
+		if sliding {
+			assert.Less(t, spread(c, 0)+spread(c, 1), 1e-6*mg, "a sliding contact's force is determined")
+			assert.NotEqual(t, signorini.Stick, sols[0].Status[c])
+			continue
+		}
+		stuck = math.Max(stuck, spread(c, 1))
+	}
+	assert.Greater(t, stuck, 1e-2*mg, "the sticking contacts' tangential forces are not")
 }

@@ -26,7 +26,7 @@ type exploreFlags struct {
 	modality, contacts string
 	seed               uint64
 	tol                float64
-	exactAll           bool
+	exactAll, moving   bool
 }
 
 // exploreCmd runs a scene of rigid bodies to its end (a deposit at rest)
@@ -42,6 +42,7 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	fs.Float64Var(&f.tol, "tol", 1e-8, "NLGS residual of a run")
 	fs.StringVar(&f.contacts, "contacts", "", "contacts to draw, e.g. 3,17 (default: those of grains on two supports and the most indeterminate)")
 	fs.BoolVar(&f.exactAll, "exact-all", false, "compute the exact set of every contact, not only of those drawn")
+	fs.BoolVar(&f.moving, "moving", false, "keep the bodies' velocities: the force fan of the step at the scene's end (a flow), in random order")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: fecontact explore SCENE.toml|EXAMPLE [-o DIR] [--solutions 300] [--modality both] [--seed 1] [--tol 1e-8] [--contacts 3,17]")
 		fs.PrintDefaults()
@@ -79,7 +80,11 @@ func exploreCmd(args []string, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
-	s, err := explore.New(model.Rigid, sc.Time.H)
+	newSurvey := explore.New
+	if f.moving {
+		newSurvey, modalities = explore.NewMoving, []explore.Modality{explore.RandomOrder}
+	}
+	s, err := newSurvey(model.Rigid, sc.Time.H)
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.Name, err)
 	}
@@ -118,7 +123,11 @@ func loadScene(arg string) (*scene.Scene, error) {
 func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, stdout io.Writer) error {
 	n := len(s.Units)
 	var report bytes.Buffer
-	fmt.Fprintf(&report, "%d contacts, %d bodies; random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", n, len(s.Sys.Bodies), s.Box/s.H)
+	if s.Moving {
+		fmt.Fprintf(&report, "%d contacts, %d bodies, in motion: the force fan of one step, in random order\n", n, len(s.Sys.Bodies))
+	} else {
+		fmt.Fprintf(&report, "%d contacts, %d bodies; random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", n, len(s.Sys.Bodies), s.Box/s.H)
+	}
 	sols := map[explore.Modality][]explore.Solution{}
 	for _, m := range modalities {
 		start := time.Now()
@@ -134,6 +143,9 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 		fmt.Fprintf(&report, "%s: %d solutions (%d runs left out: not converged, or not in equilibrium to 1e-4 of the weight), %.0f sweeps each, %.0f solutions/s\n",
 			m, len(got), rejected, float64(sweeps)/math.Max(float64(len(got)), 1), float64(f.solutions)/el.Seconds())
 		sols[m] = got
+	}
+	if s.Moving {
+		return fanReport(&report, s, f, sols[explore.RandomOrder], stdout)
 	}
 	supported, err := s.TwoSupports()
 	if err != nil {
@@ -183,6 +195,40 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 		return fmt.Errorf("%d solutions lie outside the exact admissible sets: a solver or geometry error (explore.txt)", outside)
 	}
 	return nil
+}
+
+// fanReport writes a moving sample's survey: per drawn contact its status
+// in the first solution and the spread of its forces over the runs
+// (sliding contacts show none, [M04] section 3.2), the solutions and the
+// pictures.
+func fanReport(report *bytes.Buffer, s *explore.Survey, f exploreFlags, sols []explore.Solution, stdout io.Writer) error {
+	sets := map[explore.Modality][]explore.Solution{explore.RandomOrder: sols}
+	draw, err := contactsToDraw(f.contacts, len(s.Units), sets, nil)
+	if err != nil {
+		return err
+	}
+	for _, c := range draw {
+		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+		for _, sol := range sols {
+			for k := range 2 {
+				lo[k], hi[k] = math.Min(lo[k], sol.R[c][k]), math.Max(hi[k], sol.R[c][k])
+			}
+		}
+		status := "-"
+		if len(sols) > 0 {
+			status = sols[0].Status[c].String()
+		}
+		fmt.Fprintf(report, "contact %d: %s; R_N spreads over %.3g N/m, R_T over %.3g N/m\n", c+1, status, hi[0]-lo[0], hi[1]-lo[1])
+	}
+	if err := writeExplore(f.out, s, map[int][][2]float64{}, sets, []explore.Modality{explore.RandomOrder}, draw, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(report, "wrote %s: solutions.csv, forces.png, contact_*.png (contacts %s), explore.txt\n", f.out, joinInts(draw))
+	stdout.Write(report.Bytes())
+	return atomicfile.Write(filepath.Join(f.out, "explore.txt"), func(w io.Writer) error {
+		_, err := w.Write(report.Bytes())
+		return err
+	})
 }
 
 func joinInts(cs []int) string {

@@ -304,6 +304,11 @@ mu = 0.3
 		_, err := os.Stat(filepath.Join(out, f))
 		assert.NoError(t, err, f)
 	}
+	code, stdout, stderr = fecontact("explore", sc, "-o", filepath.Join(dir, "moving"), "--solutions", "10", "--moving", "--contacts", "1")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "2 contacts, 3 bodies, in motion: the force fan of one step, in random order")
+	assert.Contains(t, stdout, "random order: 10 solutions")
+	assert.Regexp(t, `contact 1: \S+; R_N spreads over \S+ N/m, R_T over \S+ N/m`, stdout)
 	for _, tc := range []struct {
 		args []string
 		code int
