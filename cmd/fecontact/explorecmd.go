@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/signorini"
 )
 
 type exploreFlags struct {
@@ -207,18 +209,47 @@ func fanReport(report *bytes.Buffer, s *explore.Survey, f exploreFlags, sols []e
 	if err != nil {
 		return err
 	}
-	for _, c := range draw {
+	spread := func(c int) [2]float64 {
 		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 		for _, sol := range sols {
 			for k := range 2 {
 				lo[k], hi[k] = math.Min(lo[k], sol.R[c][k]), math.Max(hi[k], sol.R[c][k])
 			}
 		}
-		status := "-"
-		if len(sols) > 0 {
-			status = sols[0].Status[c].String()
+		return [2]float64{hi[0] - lo[0], hi[1] - lo[1]}
+	}
+	if len(sols) == 0 {
+		return errors.New("explore: no run converged")
+	}
+	// Contacts that every run finds sliding (or every run sticking).
+	var slide, stick []float64
+	for c := range s.Units {
+		sliding, sticking := true, true
+		for _, sol := range sols {
+			sliding = sliding && (sol.Status[c] == signorini.SlideForward || sol.Status[c] == signorini.SlideBackward)
+			sticking = sticking && sol.Status[c] == signorini.Stick
 		}
-		fmt.Fprintf(report, "contact %d: %s; R_N spreads over %.3g N/m, R_T over %.3g N/m\n", c+1, status, hi[0]-lo[0], hi[1]-lo[1])
+		sp := spread(c)
+		switch {
+		case sliding:
+			slide = append(slide, math.Hypot(sp[0], sp[1]))
+		case sticking:
+			stick = append(stick, math.Hypot(sp[0], sp[1]))
+		}
+	}
+	slices.Sort(slide)
+	slices.Sort(stick)
+	median := func(x []float64) float64 {
+		if len(x) == 0 {
+			return math.NaN()
+		}
+		return x[len(x)/2]
+	}
+	fmt.Fprintf(report, "contacts sliding in every run: %d, median spread of their force %.3g N/m; sticking in every run: %d, median spread %.3g N/m\n",
+		len(slide), median(slide), len(stick), median(stick))
+	for _, c := range draw {
+		sp := spread(c)
+		fmt.Fprintf(report, "contact %d: %s; R_N spreads over %.3g N/m, R_T over %.3g N/m\n", c+1, sols[0].Status[c], sp[0], sp[1])
 	}
 	if err := writeExplore(f.out, s, map[int][][2]float64{}, sets, []explore.Modality{explore.RandomOrder}, draw, nil); err != nil {
 		return err
