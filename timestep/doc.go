@@ -23,7 +23,9 @@
 // one, so a step costs one forward and one backward substitution per body.
 //
 // Simulation wires the stepper, contact detection (package contact) and the
-// contact solver (package signorini) into the loop of docs/design.md sections 4-8.
+// contact solver (package signorini) into the loop of docs/design.md sections 4-8,
+// with rigid bodies (package rigid, docs/design.md section 7b) in the same
+// contact problem when SimOptions.Rigid is set.
 //
 // Energy: multiplying the step by v_theta gives the exact discrete balance
 //

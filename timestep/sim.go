@@ -72,7 +72,7 @@ type ContactState struct {
 // end velocities and positions.
 type Simulation struct {
 	Stepper  *Stepper
-	Detector *contact.Detector // nil when only rigid bodies touch
+	Detector *contact.Detector // without pairs when only rigid bodies touch
 	Rigid    *rigid.System     // nil without rigid bodies
 	opt      SimOptions
 
@@ -128,7 +128,9 @@ func idOf(k contact.Key) unitID {
 
 // NewSimulation marks every node of the detector's sides as a contact node
 // of its body, then factorises the bodies (NewStepper). A side made by
-// Body.Side gets the index of its body in bodies.
+// Body.Side gets the index of its body in bodies. det may be nil (rigid
+// bodies only, opt.Rigid); an obstacle that a rigid body carries must name
+// one of them (index len(bodies) + k).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
 	if opt.Theta == 0 {
 		opt.Theta = DefaultTheta

@@ -1,0 +1,57 @@
+package scene
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fecontact/fecontact/examples"
+)
+
+// BenchmarkSlopeFlow runs the slope-flow example widened to 2 000 grains
+// (a cell 2.6 m long, 206 glued grains) for 0.3 s and reports, over its
+// last 500 steps (the flow), the time per step, contacts and sweeps:
+//
+//	go test -run XXX -bench SlopeFlow -benchtime 1x ./scene/
+func BenchmarkSlopeFlow(b *testing.B) {
+	data, err := examples.Scene("slope-flow")
+	if err != nil {
+		b.Fatal(err)
+	}
+	wide := strings.NewReplacer("x = [0.0, 0.2]", "x = [0.0, 2.6]", "rectangle = [0.2, 0.02]", "rectangle = [2.6, 0.02]",
+		"position = [0.1, -0.01]", "position = [1.3, -0.01]", "count = 15", "count = 206", "count = 150", "count = 2000",
+		"[[0.0, 0.0], [0.2, 0.013]]", "[[0.0, 0.0], [2.6, 0.013]]", "[[0.0, 0.016], [0.2, 0.2]]", "[[0.0, 0.016], [2.6, 0.2]]",
+		"duration = 2.0", "duration = 0.3", "from = 1.0", "from = 0.2", "pictures = [0.0, 0.5, 1.0, 2.0]", "pictures = []").Replace(string(data))
+	for b.Loop() {
+		sc, err := Decode(strings.NewReader(wide), "slope-flow-2000.toml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := sc.Model(Variant{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim, err := m.Simulation()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var units, sweeps int
+		var flow time.Duration
+		for i := range sc.Steps() {
+			start := time.Now()
+			st, err := sim.Step()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if i >= sc.Steps()-500 {
+				flow += time.Since(start)
+				units += st.Units
+				sweeps += st.Sweeps
+			}
+		}
+		b.ReportMetric(1e3*flow.Seconds()/500, "ms/step")
+		b.ReportMetric(float64(units)/500, "contacts/step")
+		b.ReportMetric(float64(sweeps)/500, "sweeps/step")
+		b.ReportMetric(1e9*flow.Seconds()/float64(max(sweeps, 1))/(float64(units)/500), "ns/contact/sweep")
+	}
+}
