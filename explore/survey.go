@@ -48,16 +48,24 @@ type Survey struct {
 	Units   []contact.Unit
 	// Box is the largest admissible P_N of any contact (N s): random
 	// guesses draw P_N in [0, Box], a domain that contains every
-	// admissible value, so that every solution can be reached.
+	// admissible value, so that every solution can be reached. It is
+	// computed (by linear programming) for the first RandomGuess run, or
+	// Admissible; zero until then.
 	Box float64
 	// Moving is set by NewMoving: no equilibrium, no exact sets.
 	Moving bool
 
-	e    *mat.Dense // generalised impulse of the units on the free bodies' DOFs
-	b    []float64  // E r = b at equilibrium: -(M v0 + h F)
-	mv   []float64  // h F, the scale of imbalances
-	all  *set       // the admissible set of every contact
-	rows []int      // body*3 + eq of each row of e
+	e    []entry   // E, the units' generalised impulses on the free bodies' DOFs
+	b    []float64 // E r = b at equilibrium: -(M v0 + h F)
+	mv   []float64 // h F, the scale of imbalances
+	all  *set      // the admissible set of every contact, once bound computes it
+	rows []int     // body*3 + eq of each row of E
+}
+
+// entry is a nonzero of E: P_N and P_T of a contact on a row.
+type entry struct {
+	contact, row int
+	n, t         float64
 }
 
 // set is an admissible set in the cone coordinates of some contacts:
@@ -129,36 +137,44 @@ func newSurvey(sys *rigid.System, h float64, moving bool) (*Survey, error) {
 			s.mv = append(s.mv, h*f)
 		}
 	}
-	n := len(units)
-	s.e = mat.NewDense(len(s.rows), 2*n, nil)
 	for a, u := range units {
 		for _, e := range u.Entries {
-			row := index[e.Body] + e.Eq
-			s.e.Set(row, 2*a, s.e.At(row, 2*a)+e.N)
-			s.e.Set(row, 2*a+1, s.e.At(row, 2*a+1)+e.T)
+			s.e = append(s.e, entry{contact: a, row: index[e.Body] + e.Eq, n: e.N, t: e.T})
 		}
 	}
-	contacts, rows := make([]int, n), make([]int, len(s.rows))
+	return s, nil
+}
+
+// Bound computes, once, the admissible set of every contact and Box. Its
+// linear programs are dense: for samples of up to some hundreds of
+// contacts.
+func (s *Survey) Bound() error {
+	if s.all != nil {
+		return nil
+	}
+	if s.Moving {
+		return errors.New("explore: a moving sample has no admissible set of equilibrium forces")
+	}
+	contacts, rows := make([]int, len(s.Units)), make([]int, len(s.rows))
 	for c := range contacts {
 		contacts[c] = c
 	}
 	for i := range rows {
 		rows[i] = i
 	}
-	if moving {
-		return s, nil
+	all, err := s.newSet(rows, contacts)
+	if err != nil {
+		return err
 	}
-	if s.all, err = s.newSet(rows, contacts); err != nil {
-		return nil, err
-	}
-	for c := range units {
-		pts, err := s.support(s.all, c, [][2]float64{{0, 1}})
+	for c := range s.Units {
+		pts, err := s.support(all, c, [][2]float64{{0, 1}})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		s.Box = math.Max(s.Box, pts[0][1]*h)
+		s.Box = math.Max(s.Box, pts[0][1]*s.H)
 	}
-	return s, nil
+	s.all = all
+	return nil
 }
 
 // newSet writes the equilibrium rows (of e) on the cone coordinates of the
@@ -168,15 +184,24 @@ func (s *Survey) newSet(rows, contacts []int) (*set, error) {
 	st := &set{contacts: contacts}
 	A := mat.NewDense(m, n, nil)
 	b := make([]float64, m)
+	at := map[int]int{} // E's row -> row of A
+	for i, row := range rows {
+		at[row], b[i] = i, s.b[row]
+	}
+	col := map[int]int{} // contact -> column pair
 	for k, c := range contacts {
-		mu := s.Problem.Mu[c]
-		st.mu = append(st.mu, mu)
-		for i, row := range rows {
-			en, et := s.e.At(row, 2*c), s.e.At(row, 2*c+1)
-			A.Set(i, 2*k, en+mu*et)
-			A.Set(i, 2*k+1, en-mu*et)
-			b[i] = s.b[row]
+		col[c] = k
+		st.mu = append(st.mu, s.Problem.Mu[c])
+	}
+	for _, e := range s.e {
+		i, ok := at[e.row]
+		k, ok2 := col[e.contact]
+		if !ok || !ok2 {
+			continue
 		}
+		mu := st.mu[k]
+		A.Set(i, 2*k, A.At(i, 2*k)+e.n+mu*e.t)
+		A.Set(i, 2*k+1, A.At(i, 2*k+1)+e.n-mu*e.t)
 	}
 	var svd mat.SVD
 	if !svd.Factorize(A, mat.SVDThin) {
@@ -263,14 +288,14 @@ var ErrUnbounded = errors.New("the admissible forces are unbounded (forces in eq
 // support lies beyond any edge, so that the polygon is exact, with two
 // programs per vertex or so.
 func (s *Survey) Admissible(c int) ([][2]float64, error) {
-	if s.Moving {
-		return nil, errors.New("explore: a moving sample has no admissible set of equilibrium forces")
+	if err := s.Bound(); err != nil {
+		return nil, err
 	}
 	return s.polygon(s.all, c)
 }
 
 func (s *Survey) polygon(st *set, c int) ([][2]float64, error) {
-	tol := 1e-9 * math.Max(s.Box/s.H, 1e-300)
+	tol := 1e-9 * math.Max(s.Weight(), 1e-300)
 	pts, err := s.support(st, c, [][2]float64{{1, 0}, {0, 1}, {-1, 0}, {0, -1}})
 	if err != nil {
 		return nil, err
@@ -395,6 +420,9 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 		return nil, 0, errors.New("explore: random guesses need the bound of an equilibrium's forces: survey a moving sample in random order")
 	}
 	if m == RandomGuess {
+		if err := s.Bound(); err != nil {
+			return nil, 0, err
+		}
 		nlgs.Start, nlgs.Box = signorini.RandomBox, s.Box
 	} else {
 		nlgs.Order = signorini.Shuffled
@@ -435,11 +463,12 @@ func (s *Survey) solution(r []float64) Solution {
 	for a := range sol.R {
 		sol.R[a] = [2]float64{r[2*a] / s.H, r[2*a+1] / s.H}
 	}
-	var res, scale mat.VecDense
-	res.MulVec(s.e, mat.NewVecDense(2*n, r))
-	res.SubVec(&res, mat.NewVecDense(len(s.b), s.b))
-	scale.CloneFromVec(mat.NewVecDense(len(s.mv), s.mv))
-	sol.Imbalance = mat.Norm(&res, 2) / math.Max(mat.Norm(&scale, 2), 1e-300)
+	res := make([]float64, len(s.b))
+	for _, e := range s.e {
+		res[e.row] += e.n*r[2*e.contact] + e.t*r[2*e.contact+1]
+	}
+	floats.Sub(res, s.b)
+	sol.Imbalance = floats.Norm(res, 2) / math.Max(floats.Norm(s.mv, 2), 1e-300)
 	return sol
 }
 

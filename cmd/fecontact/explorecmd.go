@@ -128,10 +128,15 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 	if s.Moving {
 		fmt.Fprintf(&report, "%d contacts, %d bodies, in motion: the force fan of one step, in random order\n", n, len(s.Sys.Bodies))
 	} else {
-		fmt.Fprintf(&report, "%d contacts, %d bodies; random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", n, len(s.Sys.Bodies), s.Box/s.H)
+		fmt.Fprintf(&report, "%d contacts, %d bodies\n", n, len(s.Sys.Bodies))
 	}
 	sols := map[explore.Modality][]explore.Solution{}
 	for _, m := range modalities {
+		if m == explore.RandomGuess {
+			if err := s.Bound(); err != nil { // not in the runs' time
+				return err
+			}
+		}
 		start := time.Now()
 		got, rejected, err := s.Run(m, explore.Options{Solutions: f.solutions, Seed: f.seed, Tol: f.tol})
 		if err != nil {
@@ -141,6 +146,9 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 		sweeps := 0
 		for _, sol := range got {
 			sweeps += sol.Sweeps
+		}
+		if m == explore.RandomGuess {
+			fmt.Fprintf(&report, "random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", s.Box/s.H)
 		}
 		fmt.Fprintf(&report, "%s: %d solutions (%d runs left out: not converged, or not in equilibrium to 1e-4 of the weight), %.0f sweeps each, %.0f solutions/s\n",
 			m, len(got), rejected, float64(sweeps)/math.Max(float64(len(got)), 1), float64(f.solutions)/el.Seconds())
