@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -427,28 +429,58 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 	} else {
 		nlgs.Order = signorini.Shuffled
 	}
+	// The runs are independent: they share the problem read-only and go
+	// to the cores in turn; each keeps its seed, so the solutions do not
+	// depend on the number of cores.
+	sols := make([]*Solution, opt.Solutions)
+	errs := make([]error, opt.Solutions)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), opt.Solutions) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				sols[k], errs[k] = s.run(m, nlgs, opt, k)
+			}
+		}()
+	}
+	for k := range opt.Solutions {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
 	var out []Solution
 	rejected := 0
-	for k := 0; k < opt.Solutions; k++ {
-		o := nlgs
-		o.Seed = opt.Seed + uint64(k)*0x9e3779b97f4a7c15
-		res, err := signorini.NLGS(s.Problem, o)
-		if errors.Is(err, signorini.ErrNotConverged) {
+	for k, sol := range sols {
+		if errs[k] != nil {
+			return nil, 0, errs[k]
+		}
+		if sol == nil {
 			rejected++
 			continue
 		}
-		if err != nil {
-			return nil, 0, err
-		}
-		sol := s.solution(res.R)
-		sol.Modality, sol.Run, sol.Sweeps, sol.Status = m, k, res.Sweeps, res.Status
-		if (!s.Moving && sol.Imbalance > opt.Accept) || s.coneViolation(sol) > opt.Accept {
-			rejected++
-			continue
-		}
-		out = append(out, sol)
+		out = append(out, *sol)
 	}
 	return out, rejected, nil
+}
+
+// run is run k: its solution, or nil when it is left out.
+func (s *Survey) run(m Modality, nlgs signorini.Options, opt Options, k int) (*Solution, error) {
+	nlgs.Seed = opt.Seed + uint64(k)*0x9e3779b97f4a7c15
+	res, err := signorini.NLGS(s.Problem, nlgs)
+	if errors.Is(err, signorini.ErrNotConverged) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sol := s.solution(res.R)
+	sol.Modality, sol.Run, sol.Sweeps, sol.Status = m, k, res.Sweeps, res.Status
+	if (!s.Moving && sol.Imbalance > opt.Accept) || s.coneViolation(sol) > opt.Accept {
+		return nil, nil
+	}
+	return &sol, nil
 }
 
 // Weight is the size of the bodies' weights (N/m, the 2-norm over the free

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -188,4 +189,20 @@ func TestForceFan(t *testing.T) {
 		stuck = math.Max(stuck, spread(c, 1))
 	}
 	assert.Greater(t, stuck, 1e-2*mg, "the sticking contacts' tangential forces are not")
+}
+
+// TestRunCores: the runs go to the cores in parallel, and the solutions
+// are those of one core, in the same order, to the bit.
+func TestRunCores(t *testing.T) {
+	s, err := New(hexDeposit(t, 6, 5), 1e-3)
+	require.NoError(t, err)
+	var got [2][]Solution
+	for k, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		got[k], _, err = s.Run(RandomOrder, Options{Solutions: 20, Seed: 5})
+		runtime.GOMAXPROCS(old)
+		require.NoError(t, err)
+	}
+	require.Len(t, got[0], 20)
+	assert.Equal(t, got[0], got[1])
 }

@@ -8,14 +8,15 @@ import (
 	"github.com/fecontact/fecontact/rigid"
 )
 
-// Grains generates random convex polygonal grains ([M04] section 3.2),
-// NAME1 to NAMEcount, on a lattice that fills Region row by row from its
-// lower-left corner.
+// Grains generates random convex polygonal grains ([M04] section 3.2), or
+// disks, NAME1 to NAMEcount, on a lattice that fills Region row by row
+// from its lower-left corner.
 type Grains struct {
 	Name     string      `toml:"name"`
 	Group    string      `toml:"group"`
 	Count    int         `toml:"count"`
-	Sides    []int       `toml:"sides"`  // [min, max]
+	Shape    string      `toml:"shape"`  // "polygon" (the default) or "disk"
+	Sides    []int       `toml:"sides"`  // [min, max], polygons only
 	Radius   []float64   `toml:"radius"` // [min, max] of the circumscribed circle, m
 	Region   [][]float64 `toml:"region"` // [[x0, y0], [x1, y1]]
 	Seed     uint64      `toml:"seed"`
@@ -39,7 +40,11 @@ func (g *Grains) check(i int) error {
 	switch {
 	case g.Count < 1:
 		return bad(where, "count", g.Count, "expected a number of grains >= 1")
-	case len(g.Sides) != 2 || g.Sides[0] < 3 || g.Sides[1] < g.Sides[0]:
+	case g.Shape != "" && g.Shape != "polygon" && g.Shape != "disk":
+		return bad(where, "shape", g.Shape, `expected "polygon" or "disk"`)
+	case g.Shape == "disk" && g.Sides != nil:
+		return fmt.Errorf("%s: disks have no sides: leave sides out", where)
+	case g.Shape != "disk" && (len(g.Sides) != 2 || g.Sides[0] < 3 || g.Sides[1] < g.Sides[0]):
 		return bad(where, "sides", g.Sides, "expected [min, max] with 3 <= min <= max")
 	case len(g.Radius) != 2 || !positive(g.Radius[0]) || !(g.Radius[1] >= g.Radius[0]) || !finite(g.Radius[1]):
 		return bad(where, "radius", g.Radius, "expected [min, max] with 0 < min <= max, in m")
@@ -73,7 +78,7 @@ func (g *Grains) build() ([]*rigid.Body, error) {
 	cols := int((g.Region[1][0] - g.Region[0][0]) / pitch)
 	var out []*rigid.Body
 	for k := range g.Count {
-		shape, err := rigid.RandomPolygon(rng, g.Sides[0], g.Sides[1], g.Radius[0], g.Radius[1])
+		shape, err := g.draw(rng)
 		if err != nil {
 			return nil, err
 		}
@@ -97,6 +102,15 @@ func (g *Grains) build() ([]*rigid.Body, error) {
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// draw draws one grain's shape: a disk's radius uniform in Radius, or a
+// polygon.
+func (g *Grains) draw(rng *rand.Rand) (rigid.Shape, error) {
+	if g.Shape == "disk" {
+		return rigid.Disk{R: g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()}, nil
+	}
+	return rigid.RandomPolygon(rng, g.Sides[0], g.Sides[1], g.Radius[0], g.Radius[1])
 }
 
 func (p Periodic) check() error {

@@ -77,6 +77,7 @@ type Profile struct {
 	Strips int       `toml:"strips"`
 	Y      []float64 `toml:"y"` // [bottom, top], m
 	From   float64   `toml:"from"`
+	Window float64   `toml:"window"` // s: the mean over each window too (0: none)
 }
 
 // Body is one deformable body.
@@ -296,8 +297,8 @@ func (s *Scene) check() error {
 	default:
 		return bad("[output]", "encoding", fmt.Sprintf("%q", o.Encoding), "expected base64, raw or ascii")
 	}
-	if p := o.Profile; p != nil && (p.Strips < 1 || len(p.Y) != 2 || !finite(p.Y...) || !(p.Y[1] > p.Y[0]) || !(p.From >= 0) || p.From > t.Duration) {
-		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g}", p.Strips, p.Y, p.From), fmt.Sprintf("expected strips >= 1, y = [bottom, top] with bottom < top, from in [0, %g] s", t.Duration))
+	if p := o.Profile; p != nil && (p.Strips < 1 || len(p.Y) != 2 || !finite(p.Y...) || !(p.Y[1] > p.Y[0]) || !(p.From >= 0) || p.From > t.Duration || !(p.Window >= 0) || !finite(p.Window)) {
+		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g, window = %g}", p.Strips, p.Y, p.From, p.Window), fmt.Sprintf("expected strips >= 1, y = [bottom, top] with bottom < top, from in [0, %g] s, window >= 0 s", t.Duration))
 	}
 	for _, p := range o.Pictures {
 		if !(p >= 0 && p <= t.Duration) {

@@ -454,6 +454,8 @@ func TestRigidDecodeErrors(t *testing.T) {
 		{"gap of no body", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\ngaps = [[\"ground\", \"bal\"]]\n\n[[rigid]]", 1), `[output]: gaps[1] = ["ground" "bal"]: expected the names of two [[rigid]] bodies`},
 		{"grains sides", rigidMinimal + grains("sides = [2, 6]"), `grains "g": sides = [2 6]: expected [min, max] with 3 <= min <= max`},
 		{"grains region too small", rigidMinimal + strings.Replace(grains(""), "count = 3", "count = 500", 1), `grains "g": region holds 9 grains of radius 0.01 on its lattice (pitch 0.021 m), not 500: enlarge it`},
+		{"grains shape", rigidMinimal + grains(`shape = "hexagon"`), `grains "g": shape = hexagon: expected "polygon" or "disk"`},
+		{"disks with sides", rigidMinimal + grains(`shape = "disk"`), `grains "g": disks have no sides: leave sides out`},
 		{"fixed grains moving", rigidMinimal + grains("fixed = true\ngravity = [0.0, -9.81]"), `grains "g": fixed grains do not move: leave velocity and gravity out`},
 		{"period too short", rigidMinimal + "\n[periodic]\nx = [0.0, 0.1]\n", `[periodic]: rigid bodies: period [0, 0.1]: expected a finite cell at least as wide as the largest body (2 m across)`},
 		{"surface of a disk", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nsurface = \"bottom\"", 1), `rigid body "ground": surface = "bottom": expected "top", on a driven polygon`},
@@ -469,6 +471,28 @@ func TestRigidDecodeErrors(t *testing.T) {
 			assert.True(t, strings.HasPrefix(err.Error(), "scene.toml"), "the file is named: %v", err)
 		})
 	}
+}
+
+// TestDiskGrains: shape = "disk" draws disks of radii in the range, one
+// per lattice site.
+func TestDiskGrains(t *testing.T) {
+	text := rigidMinimal + strings.Replace(grains(`shape = "disk"`), "sides = [5, 6]\n", "", 1)
+	sc, err := Decode(strings.NewReader(text), "scene.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	radii := map[float64]bool{}
+	for _, b := range m.Rigid.Bodies {
+		if b.Name != "g1" && b.Name != "g2" && b.Name != "g3" {
+			continue
+		}
+		d, ok := b.Shape.(rigid.Disk)
+		require.True(t, ok, "%s is a %T", b.Name, b.Shape)
+		assert.True(t, d.R >= 0.008 && d.R <= 0.01, "%s: radius %g", b.Name, d.R)
+		assert.InDelta(t, 1.0105, b.Q[1], 1e-12, "%s on the first row", b.Name)
+		radii[d.R] = true
+	}
+	assert.Len(t, radii, 3, "three grains, three radii drawn")
 }
 
 // TestRigidOverlapAtStart: a ball placed 5 cm into the ground is refused

@@ -159,3 +159,29 @@ func (w *BlockSparse) OffDiag(a int, r []float64) [2]float64 {
 
 // NumBlocks is the number of stored off-diagonal blocks.
 func (w *BlockSparse) NumBlocks() int { return len(w.Blocks) }
+
+// Renumbered returns W with contact perm[i] as contact i: its rows in the
+// new order, each row's columns sorted again.
+func (w *BlockSparse) Renumbered(perm []int) *BlockSparse {
+	inv := make([]int, len(perm))
+	for i, a := range perm {
+		inv[a] = i
+	}
+	out := &BlockSparse{N: w.N, Ptr: make([]int, w.N+1), Col: make([]int, 0, len(w.Col)),
+		Blocks: make([][4]float64, 0, len(w.Blocks)), diag: make([][4]float64, w.N)}
+	var row []int
+	for i, a := range perm {
+		out.diag[i] = w.diag[a]
+		row = row[:0]
+		for k := w.Ptr[a]; k < w.Ptr[a+1]; k++ {
+			row = append(row, k)
+		}
+		sort.Slice(row, func(x, y int) bool { return inv[w.Col[row[x]]] < inv[w.Col[row[y]]] })
+		for _, k := range row {
+			out.Col = append(out.Col, inv[w.Col[k]])
+			out.Blocks = append(out.Blocks, w.Blocks[k])
+		}
+		out.Ptr[i+1] = len(out.Col)
+	}
+	return out
+}

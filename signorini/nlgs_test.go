@@ -350,3 +350,56 @@ func TestResidualOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, res.Residual, 1e-10)
 }
+
+// blockSparseOf stores a dense W by blocks, dropping none.
+func blockSparseOf(t *testing.T, d *Dense) *BlockSparse {
+	var e []Triplet
+	for i := range 2 * d.N {
+		for j := range 2 * d.N {
+			e = append(e, Triplet{I: i, J: j, V: d.Data[i*2*d.N+j]})
+		}
+	}
+	w, err := NewBlockSparse(d.N, e)
+	require.NoError(t, err)
+	return w
+}
+
+// TestRenumbered: block (i, j) of the renumbered W is block (perm i,
+// perm j) of W.
+func TestRenumbered(t *testing.T) {
+	d := randomSPD(rand.New(rand.NewPCG(5, 5)), 7)
+	perm := []int{3, 0, 6, 2, 5, 1, 4}
+	w := blockSparseOf(t, d).Renumbered(perm)
+	for i := range perm {
+		for j := range perm {
+			b := w.Block(i, j)
+			require.NotNil(t, b)
+			for k := range 4 {
+				assert.Equal(t, d.Data[(2*perm[i]+k/2)*2*d.N+2*perm[j]+k%2], b[k], "block (%d, %d)", i, j)
+			}
+		}
+	}
+}
+
+// TestShuffledRenumbers: a sparse W is solved in the shuffled order by
+// renumbering it; the solutions of the bar on three supports, which
+// depend on the order, are those of the same order over the dense W.
+func TestShuffledRenumbers(t *testing.T) {
+	dense := bar()
+	sparse := *dense
+	sparse.W = blockSparseOf(t, dense.W.(*Dense))
+	spread := map[float64]bool{}
+	for seed := range uint64(20) {
+		for _, start := range []Start{Zero, RandomBox} {
+			opt := Options{Order: Shuffled, Seed: seed, Start: start, Box: 0.02, Tol: 1e-12, ChangeTol: -1, MaxSweeps: 100000}
+			want, err := NLGS(dense, opt)
+			require.NoError(t, err)
+			got, err := NLGS(&sparse, opt)
+			require.NoError(t, err)
+			assert.InDeltaSlice(t, want.R, got.R, 1e-14, "seed %d start %d", seed, start)
+			assert.Equal(t, want.Status, got.Status)
+			spread[math.Round(want.R[2]*1e6)] = true
+		}
+	}
+	assert.Greater(t, len(spread), 5, "the orders must lead to different solutions")
+}

@@ -157,7 +157,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	gaps, _ := sc.GapPairs() // checked with the scene
 	opt := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps}
 	if p := sc.Output.Profile; p != nil {
-		opt.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From}
+		opt.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
 	}
 	out, err := results.NewWriter(*rf.out, sim, opt)
 	if err != nil {

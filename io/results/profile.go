@@ -17,16 +17,25 @@ import (
 // Profile asks for the velocity profile of a granular flow: the mean x
 // velocity of the free rigid bodies whose centre lies in each of Strips
 // strips of equal height between Bottom and Top, over the steps from From
-// on ([M04] section 3.2, 12 strips parallel to the ground).
+// on ([M04] section 3.2, 12 strips parallel to the ground). With a Window,
+// the mean over each window of that length from From on is given too:
+// the flow is steady when they agree.
 type Profile struct {
 	Strips      int
 	Bottom, Top float64
 	From        float64
+	Window      float64 // s; 0: the whole run from From only
 }
 
-// profile accumulates a Profile.
+// profile accumulates a Profile: window 0 is the whole run from From,
+// window k >= 1 the k-th of length Window.
 type profile struct {
 	Profile
+	sums []strips
+}
+
+// strips is one window's sums.
+type strips struct {
 	sum   []float64
 	count []int
 	steps int
@@ -36,74 +45,128 @@ func (p *profile) record(sys *rigid.System, t float64) {
 	if p == nil || sys == nil || t < p.From {
 		return
 	}
-	if p.sum == nil {
-		p.sum, p.count = make([]float64, p.Strips), make([]int, p.Strips)
+	into := []int{0}
+	if p.Window > 0 {
+		// The step ending at From + k Window is the last of window k.
+		into = append(into, max(1, int(math.Ceil((t-p.From)/p.Window-1e-9))))
+	}
+	for len(p.sums) <= into[len(into)-1] {
+		p.sums = append(p.sums, strips{sum: make([]float64, p.Strips), count: make([]int, p.Strips)})
 	}
 	dy := (p.Top - p.Bottom) / float64(p.Strips)
-	for _, b := range sys.Bodies {
-		if b.Driven() {
-			continue
-		}
-		k := int(math.Floor((b.Q[1] - p.Bottom) / dy))
-		if k >= 0 && k < p.Strips {
-			p.sum[k] += b.V[0]
-			p.count[k]++
+	for _, w := range into {
+		s := &p.sums[w]
+		s.steps++
+		for _, b := range sys.Bodies {
+			k := int(math.Floor((b.Q[1] - p.Bottom) / dy))
+			if !b.Driven() && k >= 0 && k < p.Strips {
+				s.sum[k] += b.V[0]
+				s.count[k]++
+			}
 		}
 	}
-	p.steps++
 }
 
-// mean returns the strips' mid heights and mean velocities (NaN where no
-// body passed).
-func (p *profile) mean() (y, v []float64) {
+// mean returns the strips' mid heights and mean velocities over window w
+// (NaN where no body passed).
+func (p *profile) mean(w int) (y, v []float64) {
 	dy := (p.Top - p.Bottom) / float64(p.Strips)
 	for k := range p.Strips {
 		y = append(y, p.Bottom+(float64(k)+0.5)*dy)
 		m := math.NaN()
-		if p.count != nil && p.count[k] > 0 {
-			m = p.sum[k] / float64(p.count[k])
+		if w < len(p.sums) && p.sums[w].count[k] > 0 {
+			m = p.sums[w].sum[k] / float64(p.sums[w].count[k])
 		}
 		v = append(v, m)
 	}
 	return y, v
 }
 
-// write writes profile.csv and profile.png in dir.
+// label names window w: its time span.
+func (p *profile) label(w int) string {
+	if w == 0 {
+		return fmt.Sprintf("from %g s", p.From)
+	}
+	return fmt.Sprintf("%g-%g s", p.From+float64(w-1)*p.Window, p.From+float64(w)*p.Window)
+}
+
+// write writes profile.csv and profile.png in dir: the mean over the run
+// from From, then over each window.
 func (p *profile) write(dir string) error {
 	if p == nil {
 		return nil
 	}
-	y, v := p.mean()
+	y, _ := p.mean(0)
 	err := atomicfile.Write(dir+string(os.PathSeparator)+"profile.csv", func(w io.Writer) error {
-		fmt.Fprintf(w, "strip,y,vx,samples\n")
-		for k := range y {
+		fmt.Fprintf(w, "strip,y,vx,samples")
+		for k := 1; k < len(p.sums); k++ {
+			fmt.Fprintf(w, ",vx %s", p.label(k))
+		}
+		fmt.Fprintln(w)
+		means := make([][]float64, len(p.sums))
+		for k := range means {
+			_, means[k] = p.mean(k)
+		}
+		for i := range y {
 			n := 0
-			if p.count != nil {
-				n = p.count[k]
+			if len(p.sums) > 0 {
+				n = p.sums[0].count[i]
 			}
-			fmt.Fprintf(w, "%d,%.6g,%.6g,%d\n", k+1, y[k], v[k], n)
+			fmt.Fprintf(w, "%d,%.6g,%.6g,%d", i+1, y[i], nanOr(means, 0, i), n)
+			for k := 1; k < len(means); k++ {
+				fmt.Fprintf(w, ",%.6g", means[k][i])
+			}
+			fmt.Fprintln(w)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	pl := plot.New()
-	pl.Title.Text = fmt.Sprintf("velocity profile, mean over %d steps from t = %g s", p.steps, p.From)
-	pl.X.Label.Text, pl.Y.Label.Text = "vx (m/s)", "y (m)"
-	var xy plotter.XYs
-	for k := range y {
-		if !math.IsNaN(v[k]) {
-			xy = append(xy, plotter.XY{X: v[k], Y: y[k]})
-		}
+	return p.plot(dir + string(os.PathSeparator) + "profile.png")
+}
+
+// nanOr is means[k][i], or NaN when nothing was recorded.
+func nanOr(means [][]float64, k, i int) float64 {
+	if k < len(means) {
+		return means[k][i]
 	}
-	if len(xy) > 0 {
+	return math.NaN()
+}
+
+// plot draws the profile of each window and, thicker, the whole run's.
+func (p *profile) plot(file string) error {
+	pl := plot.New()
+	steps := 0
+	if len(p.sums) > 0 {
+		steps = p.sums[0].steps
+	}
+	pl.Title.Text = fmt.Sprintf("velocity profile, mean over %d steps from t = %g s", steps, p.From)
+	pl.X.Label.Text, pl.Y.Label.Text = "vx (m/s)", "y (m)"
+	for w := len(p.sums) - 1; w >= 0; w-- {
+		y, v := p.mean(w)
+		var xy plotter.XYs
+		for k := range y {
+			if !math.IsNaN(v[k]) {
+				xy = append(xy, plotter.XY{X: v[k], Y: y[k]})
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
 		l, s, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return err
 		}
-		l.Color, s.Color = plotColor(0), plotColor(0)
+		l.Color, s.Color = plotColor(w), plotColor(w)
+		if w == 0 {
+			l.Width = vg.Points(2)
+		}
 		pl.Add(l, s)
+		if len(p.sums) > 1 {
+			pl.Legend.Add(p.label(w), l)
+		}
 	}
-	return savePNG(dir+string(os.PathSeparator)+"profile.png", [][]*plot.Plot{{pl}}, vg.Points(400), vg.Points(400))
+	pl.Legend.Top, pl.Legend.Left = true, true
+	return savePNG(file, [][]*plot.Plot{{pl}}, vg.Points(400), vg.Points(400))
 }
