@@ -25,14 +25,24 @@
 //     body, e.g. a block sliding off the end of a floor falls instead of
 //     riding an invisible extension), n = (x_c - x_vertex)/|x_c - x_vertex|
 //     and g = |x_c - x_vertex|, so the normal turns continuously around the
-//     corner. Near a vertex (within 1 % of its shorter edge, see
+//     corner. Near a convex vertex (within 1 % of its shorter edge, see
 //     vertexFrame) the normal stays in the cone of the two faces' normals:
-//     the nearer face at a convex vertex, the face of the smaller gap in a
-//     valley, and where the geometry cannot tell a corner meeting a corner
-//     from one sliding along a face, the face that the candidate's own
-//     boundary faces. Nodes resting on vertices (matching meshes) and
-//     corners meeting corners are resolved this way (timestep's
-//     TestImpactMatrix and TestFrictionlessImpact).
+//     the nearer face, and where the geometry cannot tell a corner meeting
+//     a corner from one sliding along a face, the face that the
+//     candidate's own boundary faces. Nodes resting on vertices (matching
+//     meshes) and corners meeting corners are resolved this way
+//     (timestep's TestImpactMatrix and TestFrictionlessImpact).
+//   - Valleys: near a concave vertex of the antagonist the body is the
+//     union of the two faces' half-planes, and a candidate is out of it
+//     only when it is out of both. Under the positional law a candidate
+//     whose closest point lies on the half of an edge next to a valley
+//     whose faces turn by more than 0.4 rad, and which is within the
+//     alert distance of the other face's line, gets a second unit on that
+//     face (a point unit with the node's weight, Key.Edge the other
+//     edge): held against the nearer face alone, a corner ploughing a
+//     dent goes through the rising face by what it travels in a step
+//     (timestep's TestValley). Elsewhere in a valley, one unit on the face
+//     of the smaller gap.
 //   - A candidate is paired when its distance to the antagonist's closest
 //     point is at most the pair's alert distance: a point deeper behind the
 //     antagonist than that is not detected, so the alert distance must

@@ -24,6 +24,7 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 			need += 11 * len(col)
 		}
 	}
+	need += 11 * len(ps.work.valley)
 	if need == 0 {
 		return out
 	}
@@ -62,7 +63,31 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 		u.Entries = slab[start:len(slab):len(slab)]
 		out = append(out, u)
 	}
+	for _, q := range ps.work.valley {
+		out, slab = ps.valleyUnit(out, slab, pi, &q, p, vObs)
+	}
 	return out
+}
+
+// valleyUnit appends the unit of a valley point q (a node's second face):
+// a point unit with the node's weight, the sum of its column of P.
+func (ps *pass) valleyUnit(out []Unit, slab []Entry, pi int, q *Point, p *Pair, vObs [2]float64) ([]Unit, []Entry) {
+	o := p.Obstacle
+	var w float64
+	for _, c := range ps.weights[ps.cand.local[q.Node]] {
+		w += c.P
+	}
+	u := Unit{Mu: p.Mu, Gap: w * q.Gap, Weight: w, X: q.X, N: q.N, T: q.T,
+		Key: Key{Pair: pi, Node: q.Node, Edge: q.Edge, Reverse: ps.reverse, Valley: true}}
+	if o != nil {
+		u.ObsN, u.ObsT = [2]float64{w * q.N[0], w * q.N[1]}, [2]float64{w * q.T[0], w * q.T[1]}
+	}
+	u.Rigid = u.RigidAt(vObs)
+	ps.work.scratch = ps.addRows(ps.work.scratch[:0], q, w, o)
+	start := len(slab)
+	slab = append(slab, merge(ps.work.scratch)...)
+	u.Entries = slab[start:len(slab):len(slab)]
+	return append(out, u), slab
 }
 
 // complete reports whether every node of a column of P found its

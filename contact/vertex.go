@@ -108,11 +108,11 @@ func dot(a, b [2]float64) float64   { return a[0]*b[0] + a[1]*b[1] }
 // lines:
 //   - convex vertex, d outside the body in the cone between n1 and n2 and
 //     longer than round-off: the rounded corner, n = d/|d|, g = |d|;
-//   - within the zone and not clearly outside (max g_k below the zone): the
-//     face whose normal best opposes one of the candidate's own faces (a
-//     corner meeting a corner face to face takes that face, not the other
-//     one the round-off of a vanishing d points to); ties go to the larger
-//     gap;
+//   - convex vertex, within the zone and not clearly outside (max g_k
+//     below the zone): the face whose normal best opposes one of the
+//     candidate's own faces (a corner meeting a corner face to face takes
+//     that face, not the other one the round-off of a vanishing d points
+//     to); ties go to the larger gap;
 //   - otherwise the face of the larger g_k (convex: the nearer face when
 //     inside, the face whose region holds x when outside) or of the smaller
 //     g_k (concave: the body is the union of the two half-planes).
@@ -132,7 +132,7 @@ func vertexFrame(x [2]float64, v vertex, cand [][2]float64) (n [2]float64, g flo
 	switch {
 	case convex && inCone && dist > 1e-9*v.length:
 		return [2]float64{d[0] / dist, d[1] / dist}, dist, 0
-	case dist <= zone && math.Max(g1, g2) <= zone && len(cand) > 0:
+	case convex && dist <= zone && math.Max(g1, g2) <= zone && len(cand) > 0:
 		o1, o2 := opposition(v.n1, cand), opposition(v.n2, cand)
 		if o1 > o2+1e-9 || (o1 >= o2-1e-9 && g1 >= g2) {
 			return v.n1, g1, 1

@@ -43,6 +43,10 @@ func TestVertexFrame(t *testing.T) {
 		// A valley: the body is the union of the half-planes, the smaller gap.
 		{"valley, nearer the rising face", valley, [2]float64{-0.5, 0.5}, nil, [2]float64{0.6, 0.8}, 0.1},
 		{"valley, behind face 1", valley, [2]float64{0.5, 0.1}, nil, [2]float64{-0.6, 0.8}, -0.22},
+		// Near a valley's bottom, a node whose own face looks down opposes
+		// both faces alike: still the smaller gap (a long obstacle segment
+		// makes this zone wide).
+		{"valley, in the zone", valley, [2]float64{0.003, 0.001}, [][2]float64{{0, -1}, {0, -1}}, [2]float64{-0.6, 0.8}, -0.001},
 	} {
 		n, g, _ := vertexFrame(tc.x, tc.v, tc.cand)
 		assert.InDeltaSlice(t, tc.n[:], n[:], 1e-12, tc.name)

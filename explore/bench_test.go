@@ -142,15 +142,18 @@ mu = 0.3
 `, n, w+0.2, w/2, h, h/2, w+0.05, w)
 }
 
-// BenchmarkExploreDeposit deposits 1 000 and 10 000 disks in a box (a
-// dynamic run until the kinetic energy per grain is below 1e-7 J) and
-// surveys the deposit 100 times in random order: the deposit's time and
-// steps, then solutions per second, sweeps per solution, the cost of a
-// contact in a sweep, and the runs rejected.
+// BenchmarkExploreDeposit deposits 1 000 disks in a box (a dynamic run
+// until the kinetic energy per grain is below 1e-7 J) and surveys the
+// deposit 100 times in random order: the deposit's time and steps, then
+// solutions per second, sweeps per solution, the cost of a contact in a
+// sweep, and the runs rejected. 10 000 disks (100 columns) do not come to
+// rest in 10 s at this step and tolerance (the deep pile creeps at the
+// NLGS residual), and a survey at 1e-8 of where they are does not
+// converge in 100 000 sweeps: BenchmarkExplore's 9 950 disks stand in.
 //
-//	go test -run XXX -bench ExploreDeposit -benchtime 1x -timeout 3h ./explore/
+//	go test -run XXX -bench ExploreDeposit -benchtime 1x ./explore/
 func BenchmarkExploreDeposit(b *testing.B) {
-	for _, tc := range []struct{ n, cols int }{{1000, 32}, {10000, 100}} {
+	for _, tc := range []struct{ n, cols int }{{1000, 32}} {
 		b.Run(fmt.Sprint(tc.n), func(b *testing.B) {
 			for b.Loop() {
 				benchDeposit(b, tc.n, tc.cols, 100)
@@ -181,6 +184,9 @@ func benchDeposit(b *testing.B, n, cols, runs int) {
 		if steps > 500 && sim.TotalEnergy().Kinetic < 1e-7*float64(n) {
 			break
 		}
+	}
+	if steps == sc.Steps() {
+		b.Fatalf("deposit of %d disks not at rest after %d steps: kinetic energy %.3g J", n, steps, sim.TotalEnergy().Kinetic)
 	}
 	b.ReportMetric(time.Since(start).Seconds(), "deposit-s")
 	b.ReportMetric(float64(steps), "deposit-steps")

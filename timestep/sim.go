@@ -111,19 +111,19 @@ func sized[T any](s []T, n int) []T {
 	return s
 }
 
-// unitID is a unit's identity across steps (its candidate node; the
-// antagonist edge changes while it slides).
+// unitID is a unit's identity across steps (its candidate node, and which
+// of its units in a valley; the antagonist edge changes while it slides).
 type unitID struct {
-	pair, node int
-	reverse    bool
-	a, b       int
+	pair, node      int
+	reverse, valley bool
+	a, b            int
 }
 
 func idOf(k contact.Key) unitID {
 	if k.Pair < 0 { // rigid bodies, the candidate's feature, an image
 		return unitID{pair: -1, node: k.Node, a: k.A, b: k.B, reverse: k.Reverse}
 	}
-	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse}
+	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
 }
 
 // NewSimulation marks every node of the detector's sides as a contact node

@@ -25,7 +25,7 @@ func TestBench(t *testing.T) {
 	require.Len(t, cells, 11, lines[4])
 	assert.Equal(t, " 1 ", cells[1])
 	assert.Equal(t, " 862 ", cells[2])
-	assert.Equal(t, " 11.6, 7.4 ", cells[8])
+	assert.Equal(t, " 11.6, 7.3 ", cells[8])
 	var ratio float64
 	_, err := fmt.Sscan(cells[6], &ratio)
 	require.NoError(t, err)
