@@ -18,10 +18,17 @@ func BenchmarkSlopeFlow(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	wide := strings.NewReplacer("x = [0.0, 0.2]", "x = [0.0, 2.6]", "rectangle = [0.2, 0.02]", "rectangle = [2.6, 0.02]",
-		"position = [0.1, -0.01]", "position = [1.3, -0.01]", "count = 15", "count = 206", "count = 150", "count = 2000",
+	// "count = 150" before "count = 15": the first match wins.
+	pairs := []string{"x = [0.0, 0.2]", "x = [0.0, 2.6]", "rectangle = [0.2, 0.02]", "rectangle = [2.6, 0.02]",
+		"position = [0.1, -0.01]", "position = [1.3, -0.01]", "count = 150", "count = 2000", "count = 15", "count = 206",
 		"[[0.0, 0.0], [0.2, 0.013]]", "[[0.0, 0.0], [2.6, 0.013]]", "[[0.0, 0.016], [0.2, 0.2]]", "[[0.0, 0.016], [2.6, 0.2]]",
-		"duration = 2.0", "duration = 0.3", "from = 1.0", "from = 0.2", "pictures = [0.0, 0.5, 1.0, 2.0]", "pictures = []").Replace(string(data))
+		"duration = 2.0", "duration = 0.3", "from = 1.0", "from = 0.2", "pictures = [0.0, 0.5, 1.0, 2.0]", "pictures = []"}
+	for i := 0; i < len(pairs); i += 2 {
+		if !strings.Contains(string(data), pairs[i]) {
+			b.Fatalf("the slope-flow example no longer says %q", pairs[i])
+		}
+	}
+	wide := strings.NewReplacer(pairs...).Replace(string(data))
 	for b.Loop() {
 		sc, err := Decode(strings.NewReader(wide), "slope-flow-2000.toml")
 		if err != nil {
