@@ -102,3 +102,39 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMulVec2 times a step's products K v and M v, fused and as two
+// passes, and reports the bytes streamed per second (values of both, the
+// pattern once or twice, x and the results).
+func BenchmarkMulVec2(b *testing.B) {
+	for _, sz := range benchSizes[:2] {
+		s := benchSpace(b, sz.kind, sz.n)
+		K, err := s.Stiffness(steel)
+		if err != nil {
+			b.Fatal(err)
+		}
+		M, err := s.Mass(steel)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, nnz := s.N(), len(s.ind)
+		x, kx, mx := make([]float64, n), make([]float64, n), make([]float64, n)
+		for _, fused := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/fused=%v", name(s, sz.kind), fused), func(b *testing.B) {
+				for b.Loop() {
+					if fused {
+						MulVec2To(kx, mx, K, M, x)
+					} else {
+						MulVecTo(kx, K, x)
+						MulVecTo(mx, M, x)
+					}
+				}
+				bytes := float64(2*8*nnz + 8*nnz + 8*3*n)
+				if !fused {
+					bytes += float64(8*nnz + 8*n)
+				}
+				b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
+	}
+}

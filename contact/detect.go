@@ -56,9 +56,10 @@ type passWork struct {
 	near    []int
 	X       [][3][2]float64 // the antagonist side's edges
 	boxes   []box
-	valley  []Point    // second points of candidates in valleys (see valleyPoint)
-	scratch []Entry    // a unit's rows before they are merged
-	carrier [2]float64 // the centre of a carried obstacle's body
+	valley  []Point       // second points of candidates in valleys (see valleyPoint)
+	scratch []Entry       // a unit's rows before they are merged
+	carrier [2]float64    // the centre of a carried obstacle's body
+	own     [2][2]float64 // a candidate's own faces, handed to atVertex
 }
 
 // Check fills in the default alert distance and checks the pair, as
@@ -446,10 +447,12 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 			continue
 		}
 		best = atVertex(x, best, bestK, ant, func() [][2]float64 {
-			if n1, n2, ok := c.faces(u, n); ok {
-				return [][2]float64{n1, n2}
+			n1, n2, ok := c.faces(u, n)
+			if !ok {
+				return nil
 			}
-			return nil
+			w.own = [2][2]float64{n1, n2} // no slice to allocate per node
+			return w.own[:]
 		})
 		if ps.reverse && best.gap >= -reverseDepth*ps.weights[li][0].P/c.Thickness && p.Candidate.redundant(direct, ps.ant.edge(bestK), best.s, n, p.Antagonist, u) {
 			continue

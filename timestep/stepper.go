@@ -119,8 +119,7 @@ func checkStep(h, theta float64) error {
 func (st *state) start() {
 	b := st.b
 	assemble.MulVecTo(st.kq, b.K, b.Q)
-	assemble.MulVecTo(st.kv0, b.K, b.V)
-	assemble.MulVecTo(st.mv0, b.M, b.V)
+	assemble.MulVec2To(st.kv0, st.mv0, b.K, b.M, b.V)
 	st.energy.Kinetic = floats.Dot(b.V, st.mv0) / 2
 	st.energy.Elastic = floats.Dot(b.Q, st.kq) / 2
 }
@@ -266,12 +265,6 @@ const parallelDOFs = 20000
 // not depend on the number of cores; the error returned is that of the
 // first body in order.
 func (s *Stepper) eachBody(finish bool) error {
-	f := func(st *state) error {
-		if finish {
-			return st.finish(s.h, s.theta)
-		}
-		return st.begin(s.h, s.theta, s.time)
-	}
 	errs := s.errs
 	if len(s.bodies) > 1 && s.dofs >= parallelDOFs && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
@@ -279,13 +272,13 @@ func (s *Stepper) eachBody(finish bool) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[i] = f(st)
+				errs[i] = s.half(st, finish)
 			}()
 		}
 		wg.Wait()
 	} else {
 		for i, st := range s.bodies {
-			errs[i] = f(st)
+			errs[i] = s.half(st, finish)
 		}
 	}
 	for _, err := range errs {
@@ -294,6 +287,14 @@ func (s *Stepper) eachBody(finish bool) error {
 		}
 	}
 	return nil
+}
+
+// half is a body's begin or finish of the current step.
+func (s *Stepper) half(st *state, finish bool) error {
+	if finish {
+		return st.finish(s.h, s.theta)
+	}
+	return st.begin(s.h, s.theta, s.time)
 }
 
 // NumBodies is the number of bodies.
@@ -394,8 +395,7 @@ func (st *state) finish(h, th float64) error {
 		work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
 		contact += vt * st.r[i]
 	}
-	assemble.MulVecTo(st.kv1, b.K, b.V)
-	assemble.MulVecTo(st.mv1, b.M, b.V)
+	assemble.MulVec2To(st.kv1, st.mv1, b.K, b.M, b.V)
 	var numM, numK, kin, ela float64
 	for i := range b.V {
 		vt := th*b.V[i] + (1-th)*(b.V[i]-st.dv[i])

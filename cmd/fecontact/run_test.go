@@ -333,8 +333,9 @@ mu = 0.3
 func TestSlopeFlowProfile(t *testing.T) {
 	data, err := os.ReadFile("../../examples/slope-flow/scene.toml")
 	require.NoError(t, err)
-	pairs := []string{"duration = 2.0", "duration = 0.2", "count = 150", "count = 40", "from = 1.0", "from = 0.1",
-		"every = 250", "every = 2000", "pictures = [0.0, 0.5, 1.0, 2.0]", "pictures = [0.0]"}
+	pairs := []string{"duration = 12.0", "duration = 0.2", "count = 450", "count = 40", "from = 2.0", "from = 0.1",
+		"window = 2.0", "window = 0.05", "every = 2500", "every = 2000", "pictures = [0.0, 12.0]", "pictures = [0.0]",
+		"[[0.0, 0.016], [0.2, 0.42]]", "[[0.0, 0.016], [0.2, 0.2]]", "y = [0.0, 0.3]", "y = [0.0, 0.12]"}
 	for i := 0; i < len(pairs); i += 2 {
 		require.Contains(t, string(data), pairs[i], "the slope-flow example")
 	}

@@ -1,0 +1,51 @@
+package assemble
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/james-bowman/sparse"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/mesh"
+)
+
+// TestMulVec2To: the fused product of K and M (one pattern) and the two
+// passes over matrices of different patterns give sparse's own products,
+// and the fused one MulVecTo's to the bit.
+func TestMulVec2To(t *testing.T) {
+	m, err := mesh.Rectangle([2]float64{}, 1, 0.5, 6, 3, mesh.Q8)
+	require.NoError(t, err)
+	s, err := NewSpace(m, Fix{"bottom", XY})
+	require.NoError(t, err)
+	K, err := s.Stiffness(steel)
+	require.NoError(t, err)
+	M, err := s.Mass(steel)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, s.N())
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	n := s.N()
+	dense := sparse.NewDOK(n, n) // another pattern: the fallback
+	for i := range n {
+		dense.Set(i, i, float64(i+1))
+		dense.Set(i, (i*7)%n, 0.5)
+	}
+	for _, tc := range []struct {
+		name string
+		A, B *sparse.CSR
+	}{{"one pattern", K, M}, {"two patterns", K, dense.ToCSR()}} {
+		a, b := make([]float64, n), make([]float64, n)
+		MulVec2To(a, b, tc.A, tc.B, x)
+		wa, wb := make([]float64, n), make([]float64, n)
+		MulVecTo(wa, tc.A, x)
+		MulVecTo(wb, tc.B, x)
+		assert.Equal(t, wa, a, tc.name)
+		assert.Equal(t, wb, b, tc.name)
+		assert.InDeltaSlice(t, mulVec(tc.B, x), b, 1e-9*float64(n), tc.name)
+	}
+	assert.True(t, samePattern(K.RawMatrix(), M.RawMatrix()))
+}
