@@ -1,7 +1,11 @@
 // Package element owns what happens inside one cell: reference shapes,
 // shape functions and their derivatives, Gauss rules, isotropic linear
 // elasticity (plane strain or plane stress, with thickness), the element
-// stiffness, consistent and lumped mass, body and edge loads, and stresses.
+// stiffness, consistent and lumped mass, body and edge loads, and stresses;
+// and hyperelastic laws in plane strain (St Venant-Kirchhoff and a
+// compressible neo-Hookean, [BRF] eqs. 5 and 6) with the total Lagrangian
+// internal force, consistent tangent and stored energy of a cell
+// (Hyperelastic, Element.Hyper).
 //
 // It knows cells only through their kind (mesh.Kind) and node coordinates;
 // global numbering and sparse storage belong to package assemble.
