@@ -3,8 +3,11 @@
 // the sparse pattern built once from the connectivity, the global stiffness
 // and mass matrices in CSR form (github.com/james-bowman/sparse), load
 // vectors (body forces, gravity, edge tractions, imposed displacements),
-// the fill-reducing ordering handed to package cholesky, and the recovery of
-// nodal stresses.
+// the fill-reducing ordering handed to package cholesky, the recovery of
+// nodal stresses, and for hyperelastic bodies the internal force, tangent
+// stiffness and stored energy at a displacement (Space.Hyper, on the same
+// pattern, so that a Newton loop refactorises with the symbolic analysis
+// it already has).
 //
 // A Space is the object a caller holds: one mesh, one DOF map, one pattern.
 // Every matrix it assembles has the same pattern with sorted columns, so

@@ -1,0 +1,65 @@
+package assemble
+
+import (
+	"fmt"
+
+	"github.com/james-bowman/sparse"
+
+	"github.com/fecontact/fecontact/element"
+)
+
+// Hyper assembles a hyperelastic body at the full displacement u (2 per
+// node, node-major): it sets f (the space's equations) to the internal
+// force and, when K is not nil (a matrix of the space's pattern), K to the
+// tangent stiffness, and returns the stored energy. Fixed DOFs keep the
+// values u gives them. An inverted point is an error naming the cell.
+func (s *Space) Hyper(m element.Hyperelastic, u, f []float64, K *sparse.CSR) (float64, error) {
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
+	if len(u) != 2*len(s.Mesh.Nodes) || len(f) != s.N() {
+		return 0, fmt.Errorf("mesh %s: Hyper with %d displacements and %d forces for %d nodes and %d equations", s.Mesh.Name, len(u), len(f), len(s.Mesh.Nodes), s.N())
+	}
+	clear(f)
+	var data []float64
+	if K != nil {
+		data = K.RawMatrix().Data
+		if len(data) != len(s.ind) {
+			return 0, fmt.Errorf("mesh %s: Hyper with a tangent of another pattern", s.Mesh.Name)
+		}
+		clear(data)
+	}
+	var w element.Workspace
+	var X [][2]float64
+	var eqs []int
+	var fe, ue [16]float64
+	var ke []float64
+	if K != nil {
+		ke = make([]float64, 16*16)
+	}
+	var energy float64
+	for c, cell := range s.Mesh.Cells {
+		nd := 2 * cell.Kind.NumNodes()
+		X = s.Mesh.CellNodes(X, c)
+		for a, n := range cell.Nodes {
+			ue[2*a], ue[2*a+1] = u[2*n], u[2*n+1]
+		}
+		clear(fe[:nd])
+		var kc []float64
+		if K != nil {
+			kc = ke[:nd*nd]
+			clear(kc)
+		}
+		wc, err := s.elems[cell.Kind].Hyper(fe[:nd], kc, X, ue[:nd], m, &w)
+		if err != nil {
+			return 0, fmt.Errorf("mesh %s: %s: %w", s.Mesh.Name, s.Mesh.CellAt(c), err)
+		}
+		energy += wc
+		s.addCell(f, fe[:nd], c)
+		if K != nil {
+			eqs = s.cellEqs(eqs, c)
+			s.scatter(data, kc, eqs)
+		}
+	}
+	return energy, nil
+}
