@@ -29,6 +29,7 @@ type exploreFlags struct {
 	seed               uint64
 	tol                float64
 	exactAll, moving   bool
+	state              string
 }
 
 // exploreCmd runs a scene of rigid bodies to its end (a deposit at rest)
@@ -45,8 +46,9 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	fs.StringVar(&f.contacts, "contacts", "", "contacts to draw, e.g. 3,17 (default: those of grains on two supports and the most indeterminate)")
 	fs.BoolVar(&f.exactAll, "exact-all", false, "compute the exact set of every contact, not only of those drawn")
 	fs.BoolVar(&f.moving, "moving", false, "keep the bodies' velocities: the force fan of the step at the scene's end (a flow), in random order")
+	fs.StringVar(&f.state, "state", "", "start from the state.json a run of the scene wrote instead of running it")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact explore SCENE.toml|EXAMPLE [-o DIR] [--solutions 300] [--modality both] [--seed 1] [--tol 1e-8] [--contacts 3,17]")
+		fmt.Fprintln(stdout, "usage: fecontact explore SCENE.toml|EXAMPLE [-o DIR] [--state DIR/state.json] [--solutions 300] [--modality both] [--seed 1] [--tol 1e-8] [--contacts 3,17]")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -71,17 +73,9 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sim, err := model.Simulation()
-	if err != nil {
+	if err := reachState(sc, model, f.state, stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: running %d steps to the state the scene ends in\n", sc.Name, sc.Steps())
-	for range sc.Steps() {
-		if _, err := sim.Step(); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
 	newSurvey := explore.New
 	if f.moving {
 		newSurvey, modalities = explore.NewMoving, []explore.Modality{explore.RandomOrder}
@@ -94,6 +88,37 @@ func exploreCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	return survey(s, f, modalities, stdout)
+}
+
+// reachState brings the model's rigid bodies to the state to survey: the
+// one a run of the scene saved (state, when given), or the scene's end.
+func reachState(sc *scene.Scene, model *scene.Model, state string, stdout io.Writer) error {
+	if state != "" {
+		st, err := results.ReadState(state)
+		if err != nil {
+			return err
+		}
+		if st.Scene != sc.Name { // the same file under another path, or a copy
+			fmt.Fprintf(stdout, "note: %s was written by a run of %s\n", state, st.Scene)
+		}
+		if err := st.Apply(model.Rigid); err != nil {
+			return fmt.Errorf("%s: %w", state, err)
+		}
+		fmt.Fprintf(stdout, "%s: from %s (step %d, t = %.6g s)\n", sc.Name, state, st.Step, st.Time)
+		return nil
+	}
+	sim, err := model.Simulation()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: running %d steps to the state the scene ends in\n", sc.Name, sc.Steps())
+	for range sc.Steps() {
+		if _, err := sim.Step(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
+	return nil
 }
 
 func parseModality(m string) ([]explore.Modality, error) {

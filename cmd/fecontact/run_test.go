@@ -327,6 +327,80 @@ mu = 0.3
 	}
 }
 
+// TestExploreState: a run of a scene leaves state.json, and explore from
+// it surveys exactly what explore running the scene itself does (the
+// same solutions to the bit); a state of another scene, with a body the
+// scene lacks, or with NaN, is an error that says which.
+func TestExploreState(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "drop.toml")
+	scene := `
+[time]
+h = 1e-3
+duration = 0.05
+
+[[rigid]]
+name = "A"
+radius = 0.05
+position = [-0.06, 0.0]
+motion = { type = "fixed" }
+
+[[rigid]]
+name = "B"
+radius = 0.05
+position = [0.06, 0.0]
+motion = { type = "fixed" }
+
+[[rigid]]
+name = "top"
+radius = 0.05
+position = [0.0, 0.085]
+rho = 1000
+gravity = [0.0, -9.81]
+
+[rigid_contacts]
+[[rigid_contacts.rule]]
+groups = ["*", "*"]
+mu = 0.3
+`
+	require.NoError(t, os.WriteFile(sc, []byte(scene), 0o644))
+	run := filepath.Join(dir, "run")
+	code, stdout, stderr := fecontact("run", sc, "-o", run, "--quiet")
+	require.Equal(t, 0, code, stderr)
+	state := filepath.Join(run, "state.json")
+	assert.Contains(t, stdout, "wrote "+state+": the rigid bodies at t = 0.05 s")
+	survey := func(want string, args ...string) string {
+		out := filepath.Join(dir, fmt.Sprint("explore", len(args)))
+		code, stdout, stderr := fecontact(append([]string{"explore", sc, "-o", out, "--solutions", "20"}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, want)
+		assert.Contains(t, stdout, "2 contacts, 3 bodies")
+		csv, err := os.ReadFile(filepath.Join(out, "solutions.csv"))
+		require.NoError(t, err)
+		return string(csv)
+	}
+	assert.Equal(t, survey("running 50 steps"), survey("from "+state+" (step 50, t = 0.05 s)", "--state", state), "the same solutions")
+
+	other := filepath.Join(dir, "other.toml")
+	require.NoError(t, os.WriteFile(other, []byte(strings.Replace(scene, `name = "top"`, `name = "grain"`, 1)), 0o644))
+	data, err := os.ReadFile(state)
+	require.NoError(t, err)
+	nan := filepath.Join(dir, "nan.json")
+	require.NoError(t, os.WriteFile(nan, []byte(strings.Replace(string(data), `"v": [`, `"v": [NaN, `, 1)), 0o644))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore", other, "--state", state}, `rigid body "grain" of the scene is not in the state: the state is of another scene`},
+		{[]string{"explore", sc, "--state", filepath.Join(dir, "none.json")}, "none.json: no such file"},
+		{[]string{"explore", sc, "--state", nan}, "state " + nan + ": invalid character 'N'"},
+	} {
+		code, _, stderr := fecontact(append(tc.args, "-o", filepath.Join(dir, "x"))...)
+		assert.Equal(t, 1, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}
+
 // TestSlopeFlowProfile runs a small periodic slope flow (40 grains, 0.2
 // s) twice with the same seed: the velocity profiles are identical to the
 // bit, and every strip the grains reach has its mean.

@@ -210,6 +210,13 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time(), *rf.out)
 	}
 	sum.print(&report, sim, out.InitialBalance(), done, elapsed, *rf.out)
+	if model.Rigid != nil {
+		path := filepath.Join(*rf.out, "state.json")
+		if err := results.WriteState(path, results.StateOf(sc.Name, done, sim.Stepper.Time(), model.Rigid)); err != nil {
+			return err
+		}
+		fmt.Fprintf(&report, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Stepper.Time())
+	}
 	perStep := elapsed.Seconds() / float64(max(done, 1))
 	if sim.Stepper.NumBodies() > 0 {
 		solve := solveTime(sim)
