@@ -21,6 +21,8 @@ const (
 
 func (l Law) String() string {
 	switch l {
+	case 0:
+		return "linear"
 	case StVenantKirchhoff:
 		return "stvenant"
 	case NeoHookean:

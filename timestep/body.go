@@ -39,6 +39,13 @@ type Body struct {
 	// settles on its supports without the shock of a sudden load.
 	Ramp float64
 
+	// Law, when set, makes the body hyperelastic (large strain, total
+	// Lagrangian, plane strain) with Material's E, Nu and Rho: its internal
+	// force and stored energy come from element.Hyperelastic, each step is
+	// solved by Newton iterations, and K is the tangent at rest (used by
+	// stiffness-proportional damping). Zero: linear small strain.
+	Law element.Law
+
 	// Q and V are the displacements and velocities of the free DOFs.
 	Q, V []float64
 
@@ -62,11 +69,21 @@ type BodyOptions struct {
 	// Thickness (m) is for NewBodyFromMatrices (NewBody takes the
 	// material's); 0 means 1 m.
 	Thickness float64
+	// Law makes the body hyperelastic (see Body.Law); NewBody only.
+	Law element.Law
 }
 
 // NewBody assembles a body's matrices and loads; it starts at rest in its
 // reference configuration.
 func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOptions) (*Body, error) {
+	if opt.Law != 0 {
+		if mat.PlaneStress {
+			return nil, fmt.Errorf("body %s: the hyperelastic laws are plane strain: remove plane stress", name)
+		}
+		if err := hyperOf(mat, opt.Law).Validate(); err != nil {
+			return nil, fmt.Errorf("body %s: %w", name, err)
+		}
+	}
 	if err := mat.Validate(); err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
@@ -89,7 +106,7 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
 	b := bodyOf(name, space, M, K, mat.T(), opt)
-	b.Material = mat
+	b.Material, b.Law = mat, opt.Law
 	if b.masses, err = materialMasses(space, mat, opt.Lumped); err != nil {
 		return nil, fmt.Errorf("body %s: nodal masses: %w", name, err)
 	}
@@ -176,6 +193,11 @@ func (opt BodyOptions) check() error {
 		return fmt.Errorf("gravity = %v: expected finite values", opt.Gravity)
 	}
 	return nil
+}
+
+// hyperOf is the hyperelastic material of law with mat's constants.
+func hyperOf(mat element.Elastic, law element.Law) element.Hyperelastic {
+	return element.Hyperelastic{Law: law, E: mat.E, Nu: mat.Nu, Rho: mat.Rho, Thickness: mat.Thickness}
 }
 
 // symmetric checks A = A' to round-off (1e-12 of its largest entry); A is

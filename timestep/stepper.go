@@ -74,6 +74,8 @@ type state struct {
 	comp []float64
 	y    []float64 // L^-1 P rhs of the current step (factor order)
 	yB   []float64 // scratch of length |B|
+
+	hyper *hyperState // a hyperelastic body's Newton solve; nil: linear
 }
 
 // NewStepper checks the step parameters, factorises each body's Mhat and
@@ -86,6 +88,12 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 	for _, b := range bodies {
 		n := b.Space.N()
 		st := &state{b: b, mhat: b.Space.NewMatrix()}
+		if b.Law != 0 {
+			if len(b.ContactNodes) > 0 {
+				return nil, fmt.Errorf("body %s: %w", b.Name, errHyperContact)
+			}
+			st.hyper = newHyperState(b)
+		}
 		for _, p := range []*[]float64{&st.f0, &st.f1, &st.rhs, &st.dv, &st.vfree, &st.r, &st.kv0, &st.mv0, &st.kv1, &st.mv1, &st.kq, &st.y} {
 			*p = make([]float64, n)
 		}
@@ -97,7 +105,9 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 		return nil, err
 	}
 	for _, st := range s.bodies {
-		st.start()
+		if err := st.start(); err != nil {
+			return nil, err
+		}
 		if err := st.b.Force(st.f0, 0); err != nil {
 			return nil, err
 		}
@@ -115,13 +125,20 @@ func checkStep(h, theta float64) error {
 	return nil
 }
 
-// start computes K q, K v, M v and the energies of the current state.
-func (st *state) start() {
+// start computes K q, K v, M v and the energies of the current state (a
+// hyperelastic body's internal force and stored energy instead of K q).
+func (st *state) start() error {
 	b := st.b
-	assemble.MulVecTo(st.kq, b.K, b.Q)
 	assemble.MulVec2To(st.kv0, st.mv0, b.K, b.M, b.V)
 	st.energy.Kinetic = floats.Dot(b.V, st.mv0) / 2
+	if st.hyper != nil {
+		w, err := st.internal(b.Q, st.hyper.fint0, nil)
+		st.energy.Elastic, st.hyper.w0 = w, w
+		return err
+	}
+	assemble.MulVecTo(st.kq, b.K, b.Q)
 	st.energy.Elastic = floats.Dot(b.Q, st.kq) / 2
+	return nil
 }
 
 // factorise forms Mhat = (1 + h theta alpha) M + (h theta beta + h^2 theta^2) K
@@ -291,8 +308,13 @@ func (s *Stepper) eachBody(finish bool) error {
 
 // half is a body's begin or finish of the current step.
 func (s *Stepper) half(st *state, finish bool) error {
-	if finish {
+	switch {
+	case finish && st.hyper != nil:
+		return st.finishHyper(s.h, s.theta)
+	case finish:
 		return st.finish(s.h, s.theta)
+	case st.hyper != nil:
+		return st.beginHyper(s.h, s.theta, s.time)
 	}
 	return st.begin(s.h, s.theta, s.time)
 }
@@ -355,6 +377,8 @@ func (s *Stepper) AddImpulse(i int, r []float64) error {
 		return errors.New("timestep: AddImpulse outside a step (call Begin first)")
 	case i < 0 || i >= len(s.bodies):
 		return fmt.Errorf("timestep: AddImpulse on body %d of %d", i, len(s.bodies))
+	case s.bodies[i].hyper != nil:
+		return fmt.Errorf("timestep: AddImpulse on body %s: %w", s.bodies[i].b.Name, errHyperContact)
 	case len(r) != len(s.bodies[i].r):
 		return fmt.Errorf("timestep: AddImpulse on body %s: %d values for %d free DOFs", s.bodies[i].b.Name, len(r), len(s.bodies[i].r))
 	}
@@ -475,7 +499,9 @@ func (s *Stepper) Restart() error {
 	}
 	for _, st := range s.bodies {
 		st.energy = Energy{}
-		st.start()
+		if err := st.start(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
