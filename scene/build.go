@@ -184,6 +184,7 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 	}
 	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.BodyOptions{
 		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
+		Law: models[b.Model],
 	})
 	if err != nil {
 		return nil, err

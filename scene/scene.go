@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -96,6 +97,9 @@ type Body struct {
 	Ramp      float64    `toml:"ramp"`     // s: gravity rises linearly from 0 to full over it
 	Damping   Damping    `toml:"damping"`
 	Lumped    bool       `toml:"lumped"` // HRZ lumped mass
+	// Model is "linear" (small strain, the default), "stvenant" or
+	// "neohookean" (large strain, plane strain, element.Hyperelastic).
+	Model string `toml:"model"`
 }
 
 // Rectangle is a generated mesh.
@@ -253,6 +257,9 @@ func (s *Scene) Steps() int {
 }
 
 // bad builds the error for one key: "body \"upper\": rho = -7800: ...".
+// models are the hyperelastic values of a body's model key.
+var models = map[string]element.Law{"stvenant": element.StVenantKirchhoff, "neohookean": element.NeoHookean}
+
 func bad(where, key string, value any, want string) error {
 	if where != "" {
 		where += ": "
@@ -340,6 +347,9 @@ func (s *Scene) check() error {
 		if err := c.check(i, names, obstacles, rigids); err != nil {
 			return err
 		}
+		if err := s.checkHyperContact(i, c); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -386,8 +396,14 @@ func (b *Body) check(i int, t Time) error {
 		return fmt.Errorf("%s: give exactly one mesh: rectangle = {kind, origin, size, cells} or gmsh = \"file.msh\"", where)
 	case !positive(b.E):
 		return bad(where, "E", b.E, "expected a positive Young's modulus in Pa")
+	case b.Nu == 0.5:
+		return bad(where, "nu", b.Nu, "exact incompressibility cannot be represented by displacements (lambda is infinite): use nu = 0.4999 or less")
 	case !(b.Nu > -1 && b.Nu < 0.5):
 		return bad(where, "nu", b.Nu, "expected a Poisson's ratio in (-1, 0.5)")
+	case b.Model != "" && b.Model != "linear" && models[b.Model] == 0:
+		return bad(where, "model", fmt.Sprintf("%q", b.Model), "expected linear, stvenant or neohookean")
+	case models[b.Model] != 0 && b.Plane == "stress":
+		return bad(where, "plane", `"stress"`, fmt.Sprintf("model = %q is plane strain: leave plane out", b.Model))
 	case !positive(b.Rho):
 		return bad(where, "rho", b.Rho, "expected a positive density in kg/m^3")
 	case b.Thickness < 0 || !finite(b.Thickness):
@@ -492,6 +508,23 @@ func (m Motion) check(where string) error {
 		}
 	default:
 		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity or sine")
+	}
+	return nil
+}
+
+// checkHyperContact refuses contact on a hyperelastic body, which the
+// stepper does not do yet.
+func (s *Scene) checkHyperContact(i int, c Contact) error {
+	sides := []Side{c.Candidate}
+	if c.Antagonist != nil {
+		sides = append(sides, *c.Antagonist)
+	}
+	for _, side := range sides {
+		for _, b := range s.Bodies {
+			if b.Name == side.Body && models[b.Model] != 0 {
+				return fmt.Errorf("contact %d: body %q has model = %q: contact on a hyperelastic body is not supported yet (the contact solve inside Newton's loop is to come)", i+1, b.Name, b.Model)
+			}
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
@@ -54,6 +55,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"control in name", strings.Replace(minimal, `name = "b"`, `name = "a\u0001b"`, 1), `body 1: name "a\x01b" holds '\x01'`},
 		{"two floors", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n" + "[[obstacle]]\nname = \"floor\"\npoints = [[0.0, -1.0], [1.0, -1.0]]\n", `obstacle "floor" is defined twice`},
 		{"self pair", minimal + "\n[[contact]]\ncandidate = { body = \"b\", group = \"top\" }\nantagonist = { body = \"b\", group = \"top\" }\n", `candidate and antagonist are both group "top" of body "b": a group cannot be paired with itself`},
+		{"model", minimal + "model = \"rubber\"\n", `body "b": model = "rubber": expected linear, stvenant or neohookean`},
+		{"hyperelastic plane stress", minimal + "model = \"neohookean\"\nplane = \"stress\"\n", `body "b": plane = "stress": model = "neohookean" is plane strain: leave plane out`},
+		{"incompressible", strings.Replace(minimal, "nu = 0.3", "nu = 0.5", 1), `body "b": nu = 0.5: exact incompressibility cannot be represented by displacements (lambda is infinite): use nu = 0.4999 or less`},
+		{"hyperelastic contact", minimal + "model = \"stvenant\"\n\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n", `contact 1: body "b" has model = "stvenant": contact on a hyperelastic body is not supported yet`},
 		{"alert", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n" + "alert = 1e8\n", `alert = 1e+08 m: expected at most 0.05 m, half the smallest extent`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -507,4 +512,31 @@ func TestRigidOverlapAtStart(t *testing.T) {
 	_, err = sim.Step()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `step 1 (t = 0): rigid bodies "ball" and "ground": 0.05 m into each other at (0, -0.05), deeper than the alert distance 0.01 m`)
+}
+
+// TestHyperModel: model = "neohookean" makes a hyperelastic body (and
+// "linear" or nothing the small-strain one); a free one thrown at 1 m/s
+// translates without storing energy, each step solved by Newton.
+func TestHyperModel(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		law   element.Law
+	}{{"", 0}, {`model = "linear"`, 0}, {`model = "neohookean"`, element.NeoHookean}, {`model = "stvenant"`, element.StVenantKirchhoff}} {
+		sc, err := Decode(strings.NewReader(minimal+tc.model+"\nvelocity = [1.0, 0.5]\n"), "scene.toml")
+		require.NoError(t, err, tc.model)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		require.Equal(t, tc.law, m.Bodies[0].Law, tc.model)
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		for range sc.Steps() {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		b := m.Bodies[0]
+		for e, v := range b.V {
+			assert.InDelta(t, []float64{1, 0.5}[b.Space.DOFs.DOF[e]%2], v, 1e-12, "%s: velocity of equation %d", tc.model, e)
+		}
+		assert.InDelta(t, 0, sim.TotalEnergy().Elastic, 1e-12, tc.model)
+	}
 }
