@@ -347,9 +347,6 @@ func (s *Scene) check() error {
 		if err := c.check(i, names, obstacles, rigids); err != nil {
 			return err
 		}
-		if err := s.checkHyperContact(i, c); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -508,23 +505,6 @@ func (m Motion) check(where string) error {
 		}
 	default:
 		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity or sine")
-	}
-	return nil
-}
-
-// checkHyperContact refuses contact on a hyperelastic body, which the
-// stepper does not do yet.
-func (s *Scene) checkHyperContact(i int, c Contact) error {
-	sides := []Side{c.Candidate}
-	if c.Antagonist != nil {
-		sides = append(sides, *c.Antagonist)
-	}
-	for _, side := range sides {
-		for _, b := range s.Bodies {
-			if b.Name == side.Body && models[b.Model] != 0 {
-				return fmt.Errorf("contact %d: body %q has model = %q: contact on a hyperelastic body is not supported yet (the contact solve inside Newton's loop is to come)", i+1, b.Name, b.Model)
-			}
-		}
 	}
 	return nil
 }

@@ -58,7 +58,6 @@ func TestDecodeErrors(t *testing.T) {
 		{"model", minimal + "model = \"rubber\"\n", `body "b": model = "rubber": expected linear, stvenant or neohookean`},
 		{"hyperelastic plane stress", minimal + "model = \"neohookean\"\nplane = \"stress\"\n", `body "b": plane = "stress": model = "neohookean" is plane strain: leave plane out`},
 		{"incompressible", strings.Replace(minimal, "nu = 0.3", "nu = 0.5", 1), `body "b": nu = 0.5: exact incompressibility cannot be represented by displacements (lambda is infinite): use nu = 0.4999 or less`},
-		{"hyperelastic contact", minimal + "model = \"stvenant\"\n\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n", `contact 1: body "b" has model = "stvenant": contact on a hyperelastic body is not supported yet`},
 		{"alert", minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\n" + "alert = 1e8\n", `alert = 1e+08 m: expected at most 0.05 m, half the smallest extent`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,9 +25,9 @@
 // A body with Body.Law set is hyperelastic (element.Hyperelastic, large
 // strain): its internal force f(q) enters as h [theta f(q1) + (1-theta)
 // f(q0)] and each step is solved by Newton's method on the consistent
-// tangent (newton.go), its stored energy booked as Elastic and the
-// scheme's own energy error as Numerical. Contact on such a body is not
-// supported yet.
+// tangent (newton.go), the contact problem solved again on each Newton
+// tangent (Stepper.Advance), its stored energy booked as Elastic and the
+// scheme's own energy error as Numerical.
 //
 // Simulation wires the stepper, contact detection (package contact) and the
 // contact solver (package signorini) into the loop of docs/design.md sections 4-8,

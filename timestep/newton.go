@@ -1,11 +1,11 @@
 package timestep
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fecontact/fecontact/assemble"
@@ -15,14 +15,20 @@ import (
 // A hyperelastic body's step is the theta-method with the internal force
 // f(q) taken as the same combination as the external one:
 //
-//	M (v1 - v0) + h [theta f(q1) + (1 - theta) f(q0)] + h C v_theta = h f_theta,
+//	M (v1 - v0) + h [theta f(q1) + (1 - theta) f(q0)] + h C v_theta = h f_theta + r,
 //	q1 = q0 + h v_theta,
 //
 // solved for v1 by Newton's method on the tangent
 // (1 + h theta alpha) M + h theta beta K + h^2 theta^2 K_T(q1), with K the
-// stiffness at rest (damping) and K_T the consistent tangent. Its energy
-// ledger books the stored energy W(q) as Elastic, and as Numerical what
-// the scheme adds or takes: (theta - 1/2) dv'M dv plus the error of the
+// stiffness at rest (damping) and K_T the consistent tangent. The contact
+// solve is nested in the Newton loop: each update is a linear step like a
+// linear body's (Begin, then the impulses, then Advance), its free
+// velocity and compliance those of the current tangent, and the contact
+// problem is solved again on each (the contact units stay those detected
+// at the start of the step), so that at convergence the impulses and v1
+// satisfy both the contact laws and the equation above. Its energy ledger
+// books the stored energy W(q) as Elastic, and as Numerical what the
+// scheme adds or takes: (theta - 1/2) dv'M dv plus the error of the
 // trapezoidal rule on the internal work, dq'[theta f(q1) + (1 - theta)
 // f(q0)] - (W(q1) - W(q0)), so that the balance closes to the Newton
 // tolerance and Numerical measures the scheme's drift.
@@ -42,13 +48,16 @@ type hyperState struct {
 	w0, w1       float64   // stored energy there
 	kt           *sparse.CSR
 	v1, q1, res  []float64
-	iters        int // of the last step
+	neg          []float64 // -res, the right-hand side of an update
+	scale        float64   // of the step's momentum and forces
+	iters        int       // Newton updates of the current or last step
+	t            float64   // the end of the current step
 }
 
 func newHyperState(b *Body) *hyperState {
 	n := b.Space.N()
 	h := &hyperState{mat: hyperOf(b.Material, b.Law), full: make([]float64, 2*len(b.Space.Mesh.Nodes)), kt: b.Space.NewMatrix()}
-	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res} {
+	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res, &h.neg} {
 		*p = make([]float64, n)
 	}
 	return h
@@ -66,53 +75,107 @@ func (st *state) internal(q, dst []float64, kt *sparse.CSR) (float64, error) {
 	return w, nil
 }
 
-// beginHyper solves the step of a hyperelastic body, leaving the end state
-// in st.hyper for finishHyper.
+// beginHyper starts a hyperelastic body's step: Newton's first iterate
+// is v1 = v0, linearised (linearize) so that the step's first solve, with
+// the contact impulses, is Newton's first update.
 func (st *state) beginHyper(h, th, t float64) error {
 	b, hs := st.b, st.hyper
 	if err := b.Force(st.f1, t+h); err != nil {
 		return err
 	}
-	a, be := b.Damping.Alpha, b.Damping.Beta
-	scale := 0.0
+	hs.scale = 0
 	for i := range st.rhs {
 		st.rhs[i] = h * (th*st.f1[i] + (1-th)*st.f0[i]) // h f_theta
-		scale = math.Max(scale, math.Max(math.Abs(st.rhs[i]), math.Max(h*math.Abs(hs.fint0[i]), math.Abs(st.mv0[i]))))
+		hs.scale = math.Max(hs.scale, math.Max(math.Abs(st.rhs[i]), math.Max(h*math.Abs(hs.fint0[i]), math.Abs(st.mv0[i]))))
 	}
 	copy(hs.v1, b.V)
-	var resid float64
-	for k := 0; ; k++ {
-		for i := range hs.q1 {
-			hs.q1[i] = b.Q[i] + h*(th*hs.v1[i]+(1-th)*b.V[i])
-		}
-		w1, err := st.internal(hs.q1, hs.fint1, hs.kt)
-		if err != nil {
-			return fmt.Errorf("%w (Newton iteration %d of the step to t = %g)", err, k, t+h)
-		}
-		hs.w1 = w1
-		assemble.MulVec2To(st.kv1, st.mv1, b.K, b.M, hs.v1)
-		resid = 0
-		for i := range hs.res {
-			cv := a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*(th*st.kv1[i]+(1-th)*st.kv0[i])
-			hs.res[i] = st.mv1[i] - st.mv0[i] + h*(th*hs.fint1[i]+(1-th)*hs.fint0[i]) + h*cv - st.rhs[i]
-			resid = math.Max(resid, math.Abs(hs.res[i]))
-		}
-		hs.iters = k
-		if resid <= newtonTol*scale || resid == 0 {
-			return nil
-		}
-		if k == maxNewton {
-			return fmt.Errorf("body %s: Newton did not converge in %d iterations of the step to t = %g: residual %.3g of %.3g", b.Name, k, t+h, resid, scale)
-		}
-		ht := h * th
-		b.Space.CombineTo(st.mhat, 1+ht*a, b.M, ht*be, b.K)
-		b.Space.CombineTo(st.mhat, 1, st.mhat, ht*ht, hs.kt)
-		if err := st.factor.Refactor(st.mhat); err != nil {
-			return fmt.Errorf("body %s: the Newton tangent at t = %g: %w", b.Name, t+h, err)
-		}
-		st.factor.SolveTo(st.dv, hs.res)
-		floats.Sub(hs.v1, st.dv)
+	hs.iters, hs.t = 0, t+h
+	if err := st.evaluate(h, th); err != nil {
+		return err
 	}
+	return st.linearize(h, th)
+}
+
+// evaluate computes, at the iterate v1, q1, the internal force and
+// tangent, M v1, K v1 and the residual of the step without the contact
+// impulse: M (v1 - v0) + h [theta f(q1) + (1 - theta) f(q0)] + h C v_theta
+// - h f_theta.
+func (st *state) evaluate(h, th float64) error {
+	b, hs := st.b, st.hyper
+	for i := range hs.q1 {
+		hs.q1[i] = b.Q[i] + h*(th*hs.v1[i]+(1-th)*b.V[i])
+	}
+	w1, err := st.internal(hs.q1, hs.fint1, hs.kt)
+	if err != nil {
+		return fmt.Errorf("%w (Newton iteration %d of the step to t = %g)", err, hs.iters, hs.t)
+	}
+	hs.w1 = w1
+	assemble.MulVec2To(st.kv1, st.mv1, b.K, b.M, hs.v1)
+	a, be := b.Damping.Alpha, b.Damping.Beta
+	for i := range hs.res {
+		cv := a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*(th*st.kv1[i]+(1-th)*st.kv0[i])
+		hs.res[i] = st.mv1[i] - st.mv0[i] + h*(th*hs.fint1[i]+(1-th)*hs.fint0[i]) + h*cv - st.rhs[i]
+	}
+	return nil
+}
+
+// linearize refactorises the Newton tangent at the iterate and starts its
+// solve as begin does a linear body's: y = L^-1 P (-residual), the free
+// velocity v1 + dv_free on the contact DOFs and their compliance, the
+// impulses cleared.
+func (st *state) linearize(h, th float64) error {
+	b, hs := st.b, st.hyper
+	ht := h * th
+	b.Space.CombineTo(st.mhat, 1+ht*b.Damping.Alpha, b.M, ht*b.Damping.Beta, b.K)
+	b.Space.CombineTo(st.mhat, 1, st.mhat, ht*ht, hs.kt)
+	if err := st.factor.Refactor(st.mhat); err != nil {
+		return fmt.Errorf("body %s: the Newton tangent of the step to t = %g: %w", b.Name, hs.t, err)
+	}
+	if err := st.tail(); err != nil {
+		return err
+	}
+	for i, r := range hs.res {
+		hs.neg[i] = -r
+	}
+	st.factor.Forward(st.y, hs.neg)
+	nb := len(st.eqB)
+	copy(st.yB, st.y[len(st.y)-nb:])
+	trsv(blas.Trans, st.lbb, st.yB)
+	for k, e := range st.eqB {
+		st.vfree[e] = hs.v1[e] + st.yB[k]
+	}
+	clear(st.r)
+	st.impulse = false
+	return nil
+}
+
+// advanceHyper completes Newton's update with the impulses added since
+// linearize and reports whether the step has converged: the residual
+// with the impulses below newtonTol of the step's momentum, forces and
+// impulses. More than maxNewton updates is an error.
+func (st *state) advanceHyper(h, th float64) (bool, error) {
+	b, hs := st.b, st.hyper
+	if st.impulse {
+		st.addImpulse()
+	}
+	st.factor.Backward(st.dv, st.y)
+	floats.Add(hs.v1, st.dv)
+	hs.iters++
+	if err := st.evaluate(h, th); err != nil {
+		return false, err
+	}
+	scale, resid := hs.scale, 0.0
+	for i, r := range hs.res {
+		scale = math.Max(scale, math.Abs(st.r[i]))
+		resid = math.Max(resid, math.Abs(r-st.r[i]))
+	}
+	if resid <= newtonTol*scale || resid == 0 {
+		return true, nil
+	}
+	if hs.iters >= maxNewton {
+		return false, fmt.Errorf("body %s: Newton did not converge in %d iterations of the step to t = %g: residual %.3g of %.3g", b.Name, hs.iters, hs.t, resid, scale)
+	}
+	return false, nil
 }
 
 // finishHyper moves the body to the end of its step and books the
@@ -120,10 +183,11 @@ func (st *state) beginHyper(h, th, t float64) error {
 func (st *state) finishHyper(h, th float64) error {
 	b, hs, e := st.b, st.hyper, &st.energy
 	a, be := b.Damping.Alpha, b.Damping.Beta
-	var work, damp, internal, inertia, kin float64
+	var work, damp, internal, inertia, kin, contact float64
 	for i := range b.V {
 		dq := hs.q1[i] - b.Q[i]
 		work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
+		contact += dq / h * st.r[i]
 		damp += dq * (a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*(th*st.kv1[i]+(1-th)*st.kv0[i]))
 		internal += dq * (th*hs.fint1[i] + (1-th)*hs.fint0[i])
 		inertia += (hs.v1[i] - b.V[i]) * (st.mv1[i] - st.mv0[i])
@@ -135,6 +199,7 @@ func (st *state) finishHyper(h, th float64) error {
 	e.Kinetic, e.Elastic = kin/2, hs.w1
 	e.External += work
 	e.Damping += damp
+	e.Contact += contact
 	if math.IsNaN(kin + hs.w1) {
 		return fmt.Errorf("body %s: the state is NaN", b.Name)
 	}
@@ -145,10 +210,6 @@ func (st *state) finishHyper(h, th float64) error {
 	st.mv0, st.mv1 = st.mv1, st.mv0
 	return nil
 }
-
-// errHyperContact: contact on a hyperelastic body needs the contact solve
-// inside the Newton loop, which the stepper does not do yet.
-var errHyperContact = errors.New("contact on a hyperelastic body is not supported yet (the contact solve inside Newton's loop is to come)")
 
 // Newton returns the largest number of Newton iterations a hyperelastic
 // body took in the last step (0 without such a body).

@@ -54,6 +54,7 @@ type StepStats struct {
 	FrictionWork       float64 // sum of P_T U_T,theta this step (<= 0)
 	ObstacleWork       float64 // work of moving obstacles on the bodies this step
 	Corrected          int     // times the contact problem was solved again about the predicted end configuration
+	Newton             int     // contact solves after the first on a hyperelastic body's new Newton tangent
 }
 
 // ContactState is one unit's state after a step, for output.
@@ -337,13 +338,14 @@ func (s *Simulation) Step() (StepStats, error) {
 			return stats, err
 		}
 	}
+	var vpred [][]float64 // the predicted end velocities the problem was built on, if any
 	if len(units) > 0 {
 		if res, err = s.solve(prob, units, &stats); err != nil {
 			return stats, err
 		}
 		s.impulses(units, res, active)
 		for iter := 0; iter < maxCorrections; iter++ {
-			vpred := s.predict(vfree, h, th)
+			vp := s.predict(vfree, h, th)
 			punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp, Poses: s.poses})
 			if err != nil {
 				return stats, err
@@ -352,7 +354,7 @@ func (s *Simulation) Step() (StepStats, error) {
 				break
 			}
 			stats.Corrected++
-			units = append(punits, rigidUnits...)
+			units, vpred = append(punits, rigidUnits...), vp
 			s.startRigid(units, t)
 			if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
 				return stats, err
@@ -362,18 +364,41 @@ func (s *Simulation) Step() (StepStats, error) {
 			}
 			s.impulses(units, res, active)
 		}
+	}
+	// A hyperelastic body's Newton loop: each update solves the contact
+	// problem again on the new tangent (see newton.go).
+	for {
 		for i := range s.r {
-			if i >= st.NumBodies() {
-				s.Rigid.AddImpulse(i-st.NumBodies(), s.r[i])
-			} else if err := st.AddImpulse(i, s.r[i]); err != nil {
-				return stats, err
+			if i < st.NumBodies() && len(units) > 0 {
+				if err := st.AddImpulse(i, s.r[i]); err != nil {
+					return stats, err
+				}
 			}
 		}
-	}
-	if err := st.Finish(); err != nil {
-		return stats, err
+		done, err := st.Advance()
+		if err != nil {
+			return stats, err
+		}
+		if done {
+			break
+		}
+		stats.Newton++
+		if len(units) > 0 {
+			if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
+				return stats, err
+			}
+			if res, err = s.solve(prob, units, &stats); err != nil {
+				return stats, err
+			}
+			s.impulses(units, res, active)
+		}
 	}
 	if s.Rigid != nil {
+		if len(units) > 0 {
+			for i := st.NumBodies(); i < len(s.r); i++ {
+				s.Rigid.AddImpulse(i-st.NumBodies(), s.r[i])
+			}
+		}
 		s.Rigid.Finish()
 	}
 	stats.Units = len(units)

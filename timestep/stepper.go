@@ -89,9 +89,6 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 		n := b.Space.N()
 		st := &state{b: b, mhat: b.Space.NewMatrix()}
 		if b.Law != 0 {
-			if len(b.ContactNodes) > 0 {
-				return nil, fmt.Errorf("body %s: %w", b.Name, errHyperContact)
-			}
 			st.hyper = newHyperState(b)
 		}
 		for _, p := range []*[]float64{&st.f0, &st.f1, &st.rhs, &st.dv, &st.vfree, &st.r, &st.kv0, &st.mv0, &st.kv1, &st.mv1, &st.kq, &st.y} {
@@ -187,9 +184,14 @@ func (st *state) tail() error {
 	st.eqB = eqs
 	st.yB = make([]float64, nb)
 	st.lbb = st.factor.Tail(nb)
-	var err error
-	if st.comp, _, err = st.factor.TailCompliance(nb); err != nil {
+	comp, _, err := st.factor.TailCompliance(nb)
+	if err != nil {
 		return fmt.Errorf("body %s: the compliance of the contact boundary: %w", b.Name, err)
+	}
+	if len(st.comp) == len(comp) {
+		copy(st.comp, comp) // in place: a Delassus builder holds the slice
+	} else {
+		st.comp = comp
 	}
 	return nil
 }
@@ -231,7 +233,12 @@ func (s *Stepper) Step() error {
 	if err := s.Begin(); err != nil {
 		return err
 	}
-	return s.Finish()
+	for {
+		done, err := s.Advance()
+		if done || err != nil {
+			return err
+		}
+	}
 }
 
 // Begin starts a step: it computes the right-hand side and the
@@ -377,8 +384,6 @@ func (s *Stepper) AddImpulse(i int, r []float64) error {
 		return errors.New("timestep: AddImpulse outside a step (call Begin first)")
 	case i < 0 || i >= len(s.bodies):
 		return fmt.Errorf("timestep: AddImpulse on body %d of %d", i, len(s.bodies))
-	case s.bodies[i].hyper != nil:
-		return fmt.Errorf("timestep: AddImpulse on body %s: %w", s.bodies[i].b.Name, errHyperContact)
 	case len(r) != len(s.bodies[i].r):
 		return fmt.Errorf("timestep: AddImpulse on body %s: %d values for %d free DOFs", s.bodies[i].b.Name, len(r), len(s.bodies[i].r))
 	}
@@ -387,18 +392,62 @@ func (s *Stepper) AddImpulse(i int, r []float64) error {
 	return nil
 }
 
-// Finish applies the impulses, sets v1 and q1, and books the energies.
+// Finish applies the impulses, sets v1 and q1, and books the energies:
+// Advance for steppers without hyperelastic bodies, where the step always
+// ends there.
 func (s *Stepper) Finish() error {
 	if s.stage != 1 {
 		return errors.New("timestep: Finish without Begin")
 	}
+	done, err := s.Advance()
+	if err == nil && !done {
+		return errors.New("timestep: a hyperelastic body's Newton iteration is still open: call Advance until it is done")
+	}
+	return err
+}
+
+// Advance applies the impulses added since Begin (or since the last
+// Advance). Linear bodies need nothing more; a hyperelastic body takes
+// Newton's update. When every hyperelastic body has converged (at once
+// without any), it sets v1 and q1, books the energies and returns true.
+// Otherwise the step stays open on the new Newton iterate: the impulses
+// are cleared, FreeVelocity and Compliance are those of the new tangent
+// (a linear body's are unchanged), and the caller solves the contact
+// problem again, adds its impulses and calls Advance again.
+func (s *Stepper) Advance() (bool, error) {
+	if s.stage != 1 {
+		return false, errors.New("timestep: Advance without Begin")
+	}
+	wrap := func(err error) error { return fmt.Errorf("%w at t = %g (step %d)", err, s.time+s.h, s.steps+1) }
+	done := true
+	for _, st := range s.bodies {
+		if st.hyper != nil {
+			ok, err := st.advanceHyper(s.h, s.theta)
+			if err != nil {
+				return false, wrap(err)
+			}
+			done = done && ok
+		}
+	}
+	if !done {
+		for _, st := range s.bodies {
+			clear(st.r)
+			st.impulse = false
+			if st.hyper != nil {
+				if err := st.linearize(s.h, s.theta); err != nil {
+					return false, wrap(err)
+				}
+			}
+		}
+		return false, nil
+	}
 	if err := s.eachBody(true); err != nil {
-		return fmt.Errorf("%w at t = %g (step %d)", err, s.time+s.h, s.steps+1)
+		return false, wrap(err)
 	}
 	s.time += s.h
 	s.steps++
 	s.stage = 0
-	return nil
+	return true, nil
 }
 
 func (st *state) finish(h, th float64) error {
