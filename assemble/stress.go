@@ -17,6 +17,22 @@ type Stresses struct {
 
 // Stresses recovers the stresses of a full displacement vector u.
 func (s *Space) Stresses(u []float64, m element.Elastic) (*Stresses, error) {
+	return s.recover(u, func(k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error) {
+		return element.StressAt(k, X, ue, x, m)
+	})
+}
+
+// CauchyStresses recovers the Cauchy (true) stresses of a hyperelastic
+// body at the full displacement u, located by reference position.
+func (s *Space) CauchyStresses(u []float64, m element.Hyperelastic) (*Stresses, error) {
+	return s.recover(u, func(k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error) {
+		return element.CauchyAt(k, X, ue, x, m)
+	})
+}
+
+// recover averages a cell's stress at its nodes over the cells sharing
+// them, and evaluates it at each cell's centroid.
+func (s *Space) recover(u []float64, at func(k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error)) (*Stresses, error) {
 	msh := s.Mesh
 	out := &Stresses{Node: make([]element.Stress, len(msh.Nodes)), Cell: make([]element.Stress, len(msh.Cells))}
 	count := make([]int, len(msh.Nodes))
@@ -29,7 +45,7 @@ func (s *Space) Stresses(u []float64, m element.Elastic) (*Stresses, error) {
 		}
 		ref := element.RefNodes(cell.Kind)
 		for a, n := range cell.Nodes {
-			st, err := element.StressAt(cell.Kind, X, ue[:], ref[a], m)
+			st, err := at(cell.Kind, X, ue[:], ref[a])
 			if err != nil {
 				return nil, fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
 			}
@@ -37,7 +53,7 @@ func (s *Space) Stresses(u []float64, m element.Elastic) (*Stresses, error) {
 			sum.XX, sum.YY, sum.XY, sum.ZZ = sum.XX+st.XX, sum.YY+st.YY, sum.XY+st.XY, sum.ZZ+st.ZZ
 			count[n]++
 		}
-		st, err := element.StressAt(cell.Kind, X, ue[:], centroid(cell.Kind), m)
+		st, err := at(cell.Kind, X, ue[:], centroid(cell.Kind))
 		if err != nil {
 			return nil, fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
 		}

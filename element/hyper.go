@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/fecontact/fecontact/mesh"
 )
 
 // Law is a hyperelastic constitutive law.
@@ -65,9 +67,10 @@ func (m Hyperelastic) Lame() (lambda, mu float64) {
 // order (11, 22, 12) with engineering shear on the strain side, so that
 // dS = T [dE11, dE22, 2 dE12].
 type Response struct {
-	W float64
-	S [2][2]float64
-	T [3][3]float64
+	W   float64
+	S   [2][2]float64
+	S33 float64 // the out-of-plane stress plane strain holds
+	T   [3][3]float64
 }
 
 // ErrInverted is wrapped by the error of a deformation gradient with
@@ -98,6 +101,7 @@ func (m Hyperelastic) At(F [2][2]float64) (Response, error) {
 			}
 			r.S[i][i] += lambda * tr
 		}
+		r.S33 = lambda * tr
 		r.T = [3][3]float64{{lambda + 2*mu, lambda, 0}, {lambda, lambda + 2*mu, 0}, {0, 0, mu}}
 	case NeoHookean:
 		lnJ := math.Log(J)
@@ -110,6 +114,7 @@ func (m Hyperelastic) At(F [2][2]float64) (Response, error) {
 			}
 			r.S[i][i] += mu
 		}
+		r.S33 = lambda * lnJ
 		// T_IJKL = lambda Ci_IJ Ci_KL + (mu - lambda ln J)(Ci_IK Ci_JL + Ci_IL Ci_JK)
 		idx := [3][2]int{{0, 0}, {1, 1}, {0, 1}}
 		g := mu - lambda*lnJ
@@ -208,4 +213,43 @@ func addTangent(ke []float64, nd int, g [][2]float64, F [2][2]float64, r Respons
 			}
 		}
 	}
+}
+
+// CauchyAt returns the Cauchy (true) stress sigma = F S F' / J at
+// reference point x of a cell of kind k with reference node coordinates X
+// and nodal displacements u (node-major), the out-of-plane component
+// S_33 / J.
+func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperelastic) (Stress, error) {
+	var dN, g [8][2]float64
+	var N [8]float64
+	n := k.NumNodes()
+	Shape(k, x, N[:n], dN[:n])
+	det := mapGrad(X, dN[:n], g[:n])
+	if err := checkDet(det, minDet(k, X), point{Q: -1, X: x}); err != nil {
+		return Stress{}, err
+	}
+	F := [2][2]float64{{1, 0}, {0, 1}}
+	for a := range n {
+		for i := range 2 {
+			F[i][0] += u[2*a+i] * g[a][0]
+			F[i][1] += u[2*a+i] * g[a][1]
+		}
+	}
+	r, err := m.At(F)
+	if err != nil {
+		return Stress{}, fmt.Errorf("%v: %w", point{Q: -1, X: x}, err)
+	}
+	J := F[0][0]*F[1][1] - F[0][1]*F[1][0]
+	var sig [2][2]float64
+	for i := range 2 {
+		for j := range 2 {
+			for k := range 2 {
+				for l := range 2 {
+					sig[i][j] += F[i][k] * r.S[k][l] * F[j][l]
+				}
+			}
+			sig[i][j] /= J
+		}
+	}
+	return Stress{XX: sig[0][0], YY: sig[1][1], XY: sig[0][1], ZZ: r.S33 / J}, nil
 }

@@ -224,3 +224,47 @@ func TestHyperErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrInverted)
 	assert.Contains(t, err.Error(), "Gauss point 0")
 }
+
+// TestCauchyAt: a cell stretched homogeneously by diag(1.3, 0.9) has the
+// true stress F S F' / J of the laws written out (sigma_11 = l1 S_11 / l2,
+// sigma_22 = l2 S_22 / l1, sigma_33 = S_33 / J); rotated by 90 degrees,
+// the same stress turned (sigma_xx and sigma_yy swap).
+func TestCauchyAt(t *testing.T) {
+	const l1, l2 = 1.3, 0.9
+	for _, law := range laws {
+		m := rubber
+		m.Law = law
+		lambda, mu := m.Lame()
+		var s11, s22, s33 float64
+		if law == StVenantKirchhoff {
+			e1, e2 := (l1*l1-1)/2, (l2*l2-1)/2
+			s11, s22, s33 = lambda*(e1+e2)+2*mu*e1, lambda*(e1+e2)+2*mu*e2, lambda*(e1+e2)
+		} else {
+			lnJ := math.Log(l1 * l2)
+			s11, s22, s33 = mu*(1-1/(l1*l1))+lambda*lnJ/(l1*l1), mu*(1-1/(l2*l2))+lambda*lnJ/(l2*l2), lambda*lnJ
+		}
+		for _, k := range mesh.Kinds {
+			X := distorted(k)
+			for _, turn := range []bool{false, true} {
+				u := make([]float64, 2*len(X))
+				for a, x := range X {
+					y := [2]float64{l1 * x[0], l2 * x[1]}
+					if turn {
+						y = [2]float64{-y[1], y[0]}
+					}
+					u[2*a], u[2*a+1] = y[0]-x[0], y[1]-x[1]
+				}
+				s, err := CauchyAt(k, X, u, [2]float64{0.2, 0.1}, m)
+				require.NoError(t, err)
+				xx, yy := l1*s11/l2, l2*s22/l1
+				if turn {
+					xx, yy = yy, xx
+				}
+				assert.InDelta(t, xx, s.XX, 1e-9*m.E, "%v %v turned %v: xx", law, k, turn)
+				assert.InDelta(t, yy, s.YY, 1e-9*m.E, "%v %v turned %v: yy", law, k, turn)
+				assert.InDelta(t, 0, s.XY, 1e-9*m.E, "%v %v turned %v: xy", law, k, turn)
+				assert.InDelta(t, s33/(l1*l2), s.ZZ, 1e-9*m.E, "%v %v turned %v: zz", law, k, turn)
+			}
+		}
+	}
+}

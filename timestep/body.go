@@ -195,6 +195,10 @@ func (opt BodyOptions) check() error {
 	return nil
 }
 
+// Hyperelastic is the body's hyperelastic material (Law with Material's
+// constants); meaningful when Law is set.
+func (b *Body) Hyperelastic() element.Hyperelastic { return hyperOf(b.Material, b.Law) }
+
 // hyperOf is the hyperelastic material of law with mat's constants.
 func hyperOf(mat element.Elastic, law element.Law) element.Hyperelastic {
 	return element.Hyperelastic{Law: law, E: mat.E, Nu: mat.Nu, Rho: mat.Rho, Thickness: mat.Thickness}

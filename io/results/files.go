@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
@@ -14,7 +15,7 @@ import (
 
 // BodyGrid turns a body's state into a VTK grid: the reference mesh with
 // displacement and velocity vectors and, for a body of a material,
-// recovered stresses.
+// recovered stresses (Cauchy stresses for a hyperelastic body).
 func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 	g := vtk.FromMesh(b.Space.Mesh)
 	u := b.Displacement()
@@ -23,7 +24,13 @@ func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 	if b.Material == (element.Elastic{}) {
 		return g, nil
 	}
-	st, err := b.Space.Stresses(u, b.Material)
+	stresses := b.Space.Stresses
+	if b.Law != 0 { // large strain: the true stress of the deformed body
+		stresses = func(u []float64, m element.Elastic) (*assemble.Stresses, error) {
+			return b.Space.CauchyStresses(u, b.Hyperelastic())
+		}
+	}
+	st, err := stresses(u, b.Material)
 	if err != nil {
 		return nil, fmt.Errorf("body %s: %w", b.Name, err)
 	}
