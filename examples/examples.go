@@ -1,6 +1,6 @@
 // Package examples holds fecontact's built-in example scenes, one folder
-// each with its scene.toml, embedded so that "fecontact example NAME" runs
-// them from any folder. Each example is run small by a test that asserts
+// each with its scene.toml (and the Gmsh meshes it names), embedded so
+// that "fecontact example NAME" runs them from any folder. Each example is run small by a test that asserts
 // what it must show.
 package examples
 
@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-//go:embed */scene.toml
+//go:embed */scene.toml */*.msh
 var files embed.FS
 
 // Names lists the examples.
@@ -35,4 +35,13 @@ func Scene(name string) ([]byte, error) {
 		return nil, fmt.Errorf("no example %q (examples: %s)", name, strings.Join(Names(), ", "))
 	}
 	return data, nil
+}
+
+// Files returns an example's folder, where its scene reads the meshes it
+// names (scene.Scene.Files).
+func Files(name string) (fs.FS, error) {
+	if _, err := Scene(name); err != nil {
+		return nil, err
+	}
+	return fs.Sub(files, name)
 }

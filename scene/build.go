@@ -131,10 +131,18 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 func (s *Scene) mesh(b *Body, v Variant) (*mesh.Mesh, error) {
 	if b.Gmsh != "" {
 		path := b.Gmsh
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(s.Dir, path)
+		if filepath.IsAbs(path) {
+			return mesh.ReadGmsh(path)
 		}
-		return mesh.ReadGmsh(path)
+		if s.Files != nil {
+			f, err := s.Files.Open(filepath.ToSlash(filepath.Clean(path)))
+			if err != nil {
+				return nil, fmt.Errorf("mesh: %w", err)
+			}
+			defer f.Close()
+			return mesh.DecodeGmsh(f, filepath.Join(s.Dir, path))
+		}
+		return mesh.ReadGmsh(filepath.Join(s.Dir, path))
 	}
 	r := b.Rectangle
 	k, f, err := r.variant(v)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -34,6 +35,9 @@ type Scene struct {
 
 	// Dir is the folder of the scene file: Gmsh paths are relative to it.
 	Dir string `toml:"-"`
+	// Files, when set, is where relative Gmsh paths are read instead of
+	// Dir on disk: a built-in example's embedded folder.
+	Files fs.FS `toml:"-"`
 	// Name is the file's name, used in messages.
 	Name string `toml:"-"`
 }

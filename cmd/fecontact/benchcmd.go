@@ -107,11 +107,7 @@ func (b benchRow) markdown() string {
 
 // benchOne runs one refinement of an example without output.
 func benchOne(name string, refine int, kind string, steps int) (benchRow, error) {
-	data, err := examples.Scene(name)
-	if err != nil {
-		return benchRow{}, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+name+"/scene.toml")
+	sc, err := exampleScene(name)
 	if err != nil {
 		return benchRow{}, err
 	}

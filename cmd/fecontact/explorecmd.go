@@ -138,11 +138,10 @@ func loadScene(arg string) (*scene.Scene, error) {
 	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".toml") {
 		return scene.Load(arg)
 	}
-	data, err := examples.Scene(arg)
-	if err != nil {
+	if _, err := examples.Scene(arg); err != nil {
 		return nil, fmt.Errorf("%w: %s is no file, and %v", errUsage, arg, err)
 	}
-	return scene.Decode(bytes.NewReader(data), "examples/"+arg+"/scene.toml")
+	return exampleScene(arg)
 }
 
 // survey runs the modalities, computes the exact sets of the contacts it

@@ -89,7 +89,7 @@ func TestRunAndInfoErrors(t *testing.T) {
 		{[]string{"run", bad}, 1, "bad.toml: [time]: h = -1e-06: expected a positive time step in s"},
 		{[]string{"info", bad}, 1, "bad.toml: [time]: h = -1e-06"},
 		{[]string{"run"}, 2, "expected one scene file"},
-		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block, slope-flow)`},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disc-impact, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block, slope-flow)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
 		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
 		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},

@@ -84,15 +84,26 @@ func exampleCmd(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: expected one example name (%v)", errUsage, examples.Names())
 	}
-	data, err := examples.Scene(pos[0])
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+pos[0]+"/scene.toml")
+	sc, err := exampleScene(pos[0])
 	if err != nil {
 		return err
 	}
 	return simulate(sc, rf, stdout)
+}
+
+// exampleScene decodes a built-in example, reading the meshes it names
+// from its embedded folder.
+func exampleScene(name string) (*scene.Scene, error) {
+	data, err := examples.Scene(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+name+"/scene.toml")
+	if err != nil {
+		return nil, err
+	}
+	sc.Files, err = examples.Files(name)
+	return sc, err
 }
 
 // simulate builds and runs a scene, writing the outputs as it goes.
