@@ -52,6 +52,7 @@ func commands() []command {
 		{"bench", "time a built-in example at several refinements: the README's performance table", benchCmd},
 		{"plot", "draw a column of several runs' history.csv against time (compare runs)", plotCmd},
 		{"explore", "survey the contact forces that hold rigid bodies at rest (random Gauss-Seidel runs and the exact sets)", exploreCmd},
+		{"sweep", "run variants of a scene (--set KEY=VALUES) on the cores and gather their figures in one CSV and plot", sweepCmd},
 	}
 }
 

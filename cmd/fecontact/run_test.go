@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -442,4 +443,77 @@ func TestSlopeFlowProfile(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, reached, 3, "strips with grains")
+}
+
+// TestSweep: a bar hitting a wall at 1, 2 and 3 m/s (the 1D wave: contact
+// for 2L/c whatever the speed, a force rho c v A) swept on the cores:
+// sweep.csv has a row per speed with the same contact duration (2L/c
+// within 1.5 %), the same share of kinetic energy kept (within 1 %) and a
+// peak force of at least rho c v A, each run in its folder, and
+// sweep.png; bad --set values are usage errors that say what is expected.
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "bar.toml")
+	require.NoError(t, os.WriteFile(sc, []byte(`
+[time]
+h = 1e-6
+duration = 8e-4
+
+[[body]]
+name = "bar"
+rectangle = { kind = "Q4", origin = [1e-5, 0.0], size = [0.1, 0.01], cells = [40, 1] }
+E = 1e8
+nu = 0.0
+rho = 1000
+plane = "stress"
+velocity = [-1.0, 0.0]
+
+[[obstacle]]
+name = "wall"
+points = [[0.0, 1.0], [0.0, -1.0]]
+
+[[contact]]
+candidate = { body = "bar", group = "left" }
+obstacle = "wall"
+`), 0o644))
+	out := filepath.Join(dir, "sweep")
+	code, stdout, stderr := fecontact("sweep", sc, "--set", "body.bar.velocity=[-1,0]..[-3,0]", "-o", out)
+	require.Equal(t, 0, code, stderr+stdout)
+	assert.Contains(t, stdout, "3 variants")
+	data, err := os.ReadFile(filepath.Join(out, "sweep.csv"))
+	require.NoError(t, err)
+	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 4, string(data))
+	assert.Equal(t, "[-1.0, 0.0]", rows[1][2])
+	var dur, peak, kept [3]float64
+	for k, r := range rows[1:] {
+		for i, dst := range []*float64{&dur[k], &peak[k], &kept[k]} {
+			*dst, err = strconv.ParseFloat(r[3+i], 64)
+			require.NoError(t, err)
+		}
+		_, err = os.Stat(filepath.Join(out, r[1], "history.csv"))
+		assert.NoError(t, err)
+	}
+	for k := range 3 {
+		assert.InDelta(t, dur[0], dur[k], 0.01*dur[0], "durations")
+		assert.InDelta(t, kept[0], kept[k], 0.01, "kinetic energy kept")
+		assert.GreaterOrEqual(t, peak[k], 1000*math.Sqrt(1e8/1000)*float64(k+1)*0.01, "peak force")
+	}
+	assert.InDelta(t, 2*0.1/math.Sqrt(1e8/1000), dur[0], 0.015*2*0.1/math.Sqrt(1e8/1000), "2L/c")
+	_, err = os.Stat(filepath.Join(out, "sweep.png"))
+	assert.NoError(t, err)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", sc, "--set", "body.bar.velocity"}, `expected KEY=V1|V2|... or KEY=A..B or KEY=A..B/N`},
+		{[]string{"sweep", sc, "--set", "time.h=1e-6..2e-6"}, "range 1e-6..2e-6: give the number of values, as 1e-6..2e-6/N"},
+		{[]string{"sweep", sc, "--set", "body.rod.velocity=[1.0, 0.0]"}, `no [[body]] named "rod" (there are bar)`},
+		{[]string{"sweep", sc}, "expected at least one --set KEY=VALUES"},
+	} {
+		code, _, stderr := fecontact(append(tc.args, "-o", filepath.Join(dir, "x"))...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
 }

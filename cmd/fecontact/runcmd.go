@@ -91,12 +91,21 @@ func exampleCmd(args []string, stdout io.Writer) error {
 	return simulate(sc, rf, stdout)
 }
 
-// exampleScene decodes a built-in example, reading the meshes it names
-// from its embedded folder.
-func exampleScene(name string) (*scene.Scene, error) {
+// exampleText is a built-in example's scene file.
+func exampleText(name string) ([]byte, error) {
 	data, err := examples.Scene(name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return data, nil
+}
+
+// exampleScene decodes a built-in example, reading the meshes it names
+// from its embedded folder.
+func exampleScene(name string) (*scene.Scene, error) {
+	data, err := exampleText(name)
+	if err != nil {
+		return nil, err
 	}
 	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+name+"/scene.toml")
 	if err != nil {

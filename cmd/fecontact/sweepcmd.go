@@ -1,0 +1,423 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/scene"
+)
+
+// setting is one --set: a scene key and the values it takes.
+type setting struct {
+	key    string
+	values []string // TOML values
+}
+
+// sets collects the repeated --set flags.
+type sets []setting
+
+func (s *sets) String() string { return "" }
+
+func (s *sets) Set(arg string) error {
+	key, vals, ok := strings.Cut(arg, "=")
+	if !ok || key == "" || vals == "" {
+		return fmt.Errorf("%q: expected KEY=V1|V2|... or KEY=A..B or KEY=A..B/N", arg)
+	}
+	values, err := expand(vals)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	*s = append(*s, setting{key: key, values: values})
+	return nil
+}
+
+// expand reads the values of a --set: TOML values separated by |, or a
+// range A..B of numbers or of arrays of numbers of one length, with N
+// values (A..B/N), or by steps of 1 in the component that changes most
+// when every component of A and B is a whole number.
+func expand(s string) ([]string, error) {
+	from, to, isRange := strings.Cut(s, "..")
+	if !isRange {
+		return strings.Split(s, "|"), nil
+	}
+	n := 0
+	if to2, count, ok := strings.Cut(to, "/"); ok {
+		var err error
+		if n, err = strconv.Atoi(count); err != nil || n < 2 {
+			return nil, fmt.Errorf("range %s: /%s: expected a count of at least 2", s, count)
+		}
+		to = to2
+	}
+	a, errA := numbers(from)
+	b, errB := numbers(to)
+	if errA != nil || errB != nil || len(a) != len(b) {
+		return nil, fmt.Errorf("range %s: expected two numbers or two arrays of numbers of one length", s)
+	}
+	if n == 0 {
+		span := 0.0
+		for k := range a {
+			if a[k] != math.Round(a[k]) || b[k] != math.Round(b[k]) {
+				return nil, fmt.Errorf("range %s: give the number of values, as %s/N", s, s)
+			}
+			span = math.Max(span, math.Abs(b[k]-a[k]))
+		}
+		n = int(span) + 1
+		if n < 2 {
+			return nil, fmt.Errorf("range %s: its ends are equal", s)
+		}
+	}
+	out := make([]string, n)
+	for i := range n {
+		f := float64(i) / float64(n-1)
+		parts := make([]string, len(a))
+		for k := range a {
+			parts[k] = tomlFloat(a[k] + f*(b[k]-a[k]))
+		}
+		if strings.HasPrefix(strings.TrimSpace(from), "[") {
+			out[i] = "[" + strings.Join(parts, ", ") + "]"
+		} else {
+			out[i] = parts[0]
+		}
+	}
+	return out, nil
+}
+
+// numbers reads a number or an array of numbers.
+func numbers(s string) ([]float64, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		s = s[1 : len(s)-1]
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// tomlFloat writes a float that TOML reads as a float (1.0, not 1).
+func tomlFloat(v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEn") { // n: NaN, Inf
+		s += ".0"
+	}
+	return s
+}
+
+// variant is one scene of a sweep: the values it takes, in the order of
+// the --set flags.
+type variant struct {
+	values []string
+	dir    string
+	result sweepResult
+	err    error
+}
+
+// sweepResult is what a variant's run gives.
+type sweepResult struct {
+	duration, peak, ratio, kinetic, elastic, law, friction, numerical float64
+}
+
+// sweepCmd runs variants of a scene on the cores and gathers their figures.
+func sweepCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	var set sets
+	fs.Var(&set, "set", "KEY=V1|V2|..., KEY=A..B or KEY=A..B/N: a scene key (time.h, body.NAME.velocity) and its values (repeat for a product)")
+	out := fs.String("o", "sweep", "output folder: one folder per variant, sweep.csv, sweep.png")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "variants run at once")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: fecontact sweep SCENE.toml|EXAMPLE --set body.disc.velocity=[0,-1]..[0,-12] [--set ...] [-o DIR] [--jobs N]")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return fmt.Errorf("%w: expected one scene file or example name", errUsage)
+	case len(set) == 0:
+		return fmt.Errorf("%w: expected at least one --set KEY=VALUES", errUsage)
+	case *jobs < 1:
+		return fmt.Errorf("%w: --jobs %d: expected at least 1", errUsage, *jobs)
+	}
+	base, err := loadScene(pos[0])
+	if err != nil {
+		return err
+	}
+	text, err := sceneText(pos[0])
+	if err != nil {
+		return err
+	}
+	variants := product(set)
+	for k, v := range variants {
+		v.dir = filepath.Join(*out, fmt.Sprintf("variant_%03d", k+1))
+	}
+	// Every variant is checked before any runs: a bad value is an error
+	// at once, not after the others' hours.
+	scenes := make([]*scene.Scene, len(variants))
+	for k, v := range variants {
+		t := text
+		for i, s := range set {
+			if t, err = scene.Override(t, s.key, v.values[i]); err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+		}
+		if scenes[k], err = scene.Decode(strings.NewReader(t), base.Name); err != nil {
+			return fmt.Errorf("variant %d (%s): %w", k+1, describe(set, v), err)
+		}
+		scenes[k].Files = base.Files
+	}
+	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", base.Name, len(variants), *jobs, *out)
+	runVariants(scenes, variants, *jobs, stdout, set)
+	failed := 0
+	for k, v := range variants {
+		if v.err != nil {
+			failed++
+			fmt.Fprintf(stdout, "variant %d (%s) failed: %v\n", k+1, describe(set, v), v.err)
+		}
+	}
+	if err := writeSweep(*out, set, variants); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: sweep.csv, sweep.png and variant_*/\n", *out)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d variants failed (sweep.csv marks them)", failed, len(variants))
+	}
+	return nil
+}
+
+// sceneText is the text of a scene file or of an example's.
+func sceneText(arg string) (string, error) {
+	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".toml") {
+		data, err := os.ReadFile(arg)
+		return string(data), err
+	}
+	data, err := exampleText(arg)
+	return string(data), err
+}
+
+// product lists every combination of the settings' values.
+func product(set sets) []*variant {
+	out := []*variant{{}}
+	for _, s := range set {
+		var next []*variant
+		for _, v := range out {
+			for _, val := range s.values {
+				next = append(next, &variant{values: append(append([]string(nil), v.values...), val)})
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func describe(set sets, v *variant) string {
+	parts := make([]string, len(set))
+	for i, s := range set {
+		parts[i] = s.key + " = " + v.values[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
+// runVariants runs the scenes on jobs workers, each into its folder.
+func runVariants(scenes []*scene.Scene, variants []*variant, jobs int, stdout io.Writer, set sets) {
+	var mu sync.Mutex
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, len(variants)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				v := variants[k]
+				quiet, zero, kind, one := true, 0, "", 1
+				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet}
+				var buf bytes.Buffer
+				if v.err = simulate(scenes[k], rf, &buf); v.err == nil {
+					v.result, v.err = readResult(filepath.Join(v.dir, "history.csv"), scenes[k].Time.H)
+				}
+				mu.Lock()
+				fmt.Fprintf(stdout, "variant %d (%s): done\n", k+1, describe(set, v))
+				mu.Unlock()
+			}
+		}()
+	}
+	for k := range variants {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+}
+
+// readResult reads a run's figures from its history: the contact duration
+// (first to last step with a closed unit in any pair, in s), the peak of
+// the total contact force (N/m), the kinetic energy at the end over the
+// initial one, and the end's energies and works (J).
+func readResult(path string, h float64) (sweepResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sweepResult{}, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) < 2 {
+		return sweepResult{}, fmt.Errorf("%s: no steps (%v)", path, err)
+	}
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	num := func(r []string, c string) float64 {
+		i, ok := col[c]
+		if !ok {
+			return math.NaN()
+		}
+		v, _ := strconv.ParseFloat(r[i], 64)
+		return v
+	}
+	var res sweepResult
+	first, last := -1, -1
+	for k, r := range rows[1:] {
+		var fx, fy, closed float64
+		for c := range col {
+			switch {
+			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fx"):
+				fx += num(r, c)
+			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fy"):
+				fy += num(r, c)
+			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_closed"):
+				closed += num(r, c)
+			}
+		}
+		res.peak = math.Max(res.peak, math.Hypot(fx, fy))
+		if closed > 0 {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	if first >= 0 {
+		res.duration = float64(last-first+1) * h
+	}
+	end := rows[len(rows)-1]
+	res.kinetic, res.elastic = num(end, "kinetic"), num(end, "elastic")
+	res.ratio = res.kinetic / num(rows[1], "kinetic")
+	res.law, res.friction, res.numerical = num(end, "normal_work"), num(end, "friction_work"), num(end, "numerical_dissipation")
+	return res, nil
+}
+
+// writeSweep writes sweep.csv (one row per variant) and sweep.png (the
+// contact duration against the first setting, a line per value of the
+// others; array values by their norm).
+func writeSweep(dir string, set sets, variants []*variant) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	err := atomicfile.Write(filepath.Join(dir, "sweep.csv"), func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		head := []string{"variant", "folder"}
+		for _, s := range set {
+			head = append(head, s.key)
+		}
+		head = append(head, "contact_duration", "peak_force", "kinetic_ratio", "kinetic", "elastic", "contact_law_work", "friction_work", "numerical_dissipation", "error")
+		if err := cw.Write(head); err != nil {
+			return err
+		}
+		for k, v := range variants {
+			row := []string{strconv.Itoa(k + 1), filepath.Base(v.dir)}
+			for _, val := range v.values {
+				row = append(row, strings.Trim(val, `"`)) // "neohookean" as neohookean
+			}
+			r := v.result
+			for _, x := range []float64{r.duration, r.peak, r.ratio, r.kinetic, r.elastic, r.law, r.friction, r.numerical} {
+				row = append(row, strconv.FormatFloat(x, 'g', 8, 64))
+			}
+			msg := ""
+			if v.err != nil {
+				msg = v.err.Error()
+			}
+			if err := cw.Write(append(row, msg)); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return err
+	}
+	return sweepPlot(filepath.Join(dir, "sweep.png"), set, variants)
+}
+
+func sweepPlot(path string, set sets, variants []*variant) error {
+	p := plot.New()
+	p.Title.Text = "contact duration"
+	p.X.Label.Text, p.Y.Label.Text = set[0].key, "contact duration (s)"
+	lines := map[string]plotter.XYs{}
+	var order []string
+	for _, v := range variants {
+		x, err := numbers(v.values[0])
+		if err != nil || v.err != nil {
+			continue // a value that is not a number, or a failed run
+		}
+		label := strings.Join(v.values[1:], ", ")
+		if _, ok := lines[label]; !ok {
+			order = append(order, label)
+		}
+		lines[label] = append(lines[label], plotter.XY{X: norm(x), Y: v.result.duration})
+	}
+	if len(order) == 0 {
+		return errors.New("sweep.png: the first --set has no numeric value with a run that finished")
+	}
+	for k, label := range order {
+		l, s, err := plotter.NewLinePoints(lines[label])
+		if err != nil {
+			return err
+		}
+		l.Color, s.Color = plotutil.Color(k), plotutil.Color(k)
+		p.Add(l, s)
+		if label != "" {
+			p.Legend.Add(label, l, s)
+		}
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		wt, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, "png")
+		if err != nil {
+			return err
+		}
+		_, err = wt.WriteTo(w)
+		return err
+	})
+}
+
+func norm(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}

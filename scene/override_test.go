@@ -1,0 +1,35 @@
+package scene
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOverride: keys of tables and of named elements of arrays of tables
+// are set to TOML values, and the scene decodes with them; a path that
+// names nothing says what there is.
+func TestOverride(t *testing.T) {
+	text, err := Override(minimal, "body.b.velocity", "[0.0, -8.0]")
+	require.NoError(t, err)
+	text, err = Override(text, "time.h", "2e-6")
+	require.NoError(t, err)
+	text, err = Override(text, "body.b.model", `"neohookean"`)
+	require.NoError(t, err)
+	sc, err := Decode(strings.NewReader(text), "scene.toml")
+	require.NoError(t, err)
+	assert.Equal(t, []float64{0, -8}, sc.Bodies[0].Velocity)
+	assert.Equal(t, 2e-6, sc.Time.H)
+	assert.Equal(t, "neohookean", sc.Bodies[0].Model)
+	for _, tc := range []struct{ key, value, want string }{
+		{"body.c.velocity", "[0.0, 1.0]", `body.c.velocity: no [[body]] named "c" (there are b)`},
+		{"body.velocity", "[0.0, 1.0]", "body.velocity: [[body]] is a list: name one, as body.NAME.KEY"},
+		{"tim.h", "1e-6", `tim.h: the scene has no table "tim"`},
+		{"time.h", "[1e-6", "time.h = [1e-6: not a TOML value"},
+	} {
+		_, err := Override(minimal, tc.key, tc.value)
+		assert.ErrorContains(t, err, tc.want, tc.key)
+	}
+}
