@@ -259,8 +259,12 @@ func runVariants(scenes []*scene.Scene, variants []*variant, jobs int, stdout io
 				if v.err = simulate(scenes[k], rf, &buf); v.err == nil {
 					v.result, v.err = readResult(filepath.Join(v.dir, "history.csv"), scenes[k].Time.H)
 				}
+				status := "done"
+				if v.err != nil {
+					status = "failed"
+				}
 				mu.Lock()
-				fmt.Fprintf(stdout, "variant %d (%s): done\n", k+1, describe(set, v))
+				fmt.Fprintf(stdout, "variant %d (%s): %s\n", k+1, describe(set, v), status)
 				mu.Unlock()
 			}
 		}()
@@ -302,7 +306,7 @@ func readResult(path string, h float64) (sweepResult, error) {
 	first, last := -1, -1
 	for k, r := range rows[1:] {
 		var fx, fy, closed float64
-		for c := range col {
+		for _, c := range rows[0] { // in the file's order: the same sums every time
 			switch {
 			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fx"):
 				fx += num(r, c)
