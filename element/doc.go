@@ -5,7 +5,8 @@
 // and hyperelastic laws in plane strain (St Venant-Kirchhoff and a
 // compressible neo-Hookean, [BRF] eqs. 5 and 6) with the total Lagrangian
 // internal force, consistent tangent and stored energy of a cell
-// (Hyperelastic, Element.Hyper).
+// (Hyperelastic, Element.Hyper), at every point or on the cell's mean
+// dilatation against volumetric locking (Dilatation, mean.go).
 //
 // It knows cells only through their kind (mesh.Kind) and node coordinates;
 // global numbering and sparse storage belong to package assemble.

@@ -62,7 +62,27 @@ func (m Elastic) WaveSpeeds() (cp, cs float64) {
 // over cells allocates nothing. The zero value is ready to use; a Workspace
 // must not be shared between goroutines.
 type Workspace struct {
-	dNdx [][2]float64
+	dNdx        [][2]float64
+	pts         []meanPoint
+	theta, bvec []float64
+}
+
+func (w *Workspace) meanPoints(nq int) []meanPoint {
+	if cap(w.pts) < nq {
+		w.pts = make([]meanPoint, nq)
+	}
+	return w.pts[:nq]
+}
+
+// meanVecs returns two cleared slices of nd.
+func (w *Workspace) meanVecs(nd int) (theta, b []float64) {
+	if cap(w.theta) < nd {
+		w.theta, w.bvec = make([]float64, nd), make([]float64, nd)
+	}
+	theta, b = w.theta[:nd], w.bvec[:nd]
+	clear(theta)
+	clear(b)
+	return theta, b
 }
 
 func (w *Workspace) grads(n int) [][2]float64 {

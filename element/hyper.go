@@ -44,6 +44,10 @@ type Hyperelastic struct {
 	E, Nu     float64 // Young's modulus (Pa), Poisson's ratio
 	Rho       float64 // density of the reference configuration, kg/m^3
 	Thickness float64 // m; 0 means 1
+	// Dilatation is how a cell's volume change enters the law: at every
+	// point (the zero value) or as the cell's mean (no volumetric locking
+	// as nu nears 1/2).
+	Dilatation Dilatation
 }
 
 // Validate reports a material that no computation should use.
@@ -51,6 +55,8 @@ func (m Hyperelastic) Validate() error {
 	switch {
 	case m.Law != StVenantKirchhoff && m.Law != NeoHookean:
 		return fmt.Errorf("material: unknown hyperelastic law %v (stvenant or neohookean)", m.Law)
+	case m.Dilatation != FullDilatation && m.Dilatation != MeanDilatation:
+		return fmt.Errorf("material: unknown dilatation %v (full or mean)", m.Dilatation)
 	case m.Nu == 0.5:
 		return fmt.Errorf("material: Poisson's ratio nu = 0.5 is exact incompressibility, which a displacement model cannot represent (lambda is infinite): use nu = 0.4999 or less")
 	}
@@ -147,6 +153,9 @@ func (e *Element) Hyper(fe, ke []float64, X [][2]float64, u []float64, m Hyperel
 	if t == 0 {
 		t = 1
 	}
+	if m.Dilatation == MeanDilatation {
+		return e.hyperMean(fe, ke, X, u, m, t, w)
+	}
 	g := w.grads(n)
 	floor := minDet(e.Kind, X)
 	var energy float64
@@ -155,13 +164,7 @@ func (e *Element) Hyper(fe, ke []float64, X [][2]float64, u []float64, m Hyperel
 		if err := checkDet(det, floor, point{Q: q}); err != nil {
 			return 0, err
 		}
-		F := [2][2]float64{{1, 0}, {0, 1}}
-		for a := range n {
-			for i := range 2 {
-				F[i][0] += u[2*a+i] * g[a][0]
-				F[i][1] += u[2*a+i] * g[a][1]
-			}
-		}
+		F := deformation(g, u)
 		r, err := m.At(F)
 		if err != nil {
 			return 0, fmt.Errorf("%v: %w", point{Q: q}, err)
@@ -228,12 +231,18 @@ func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperela
 	if err := checkDet(det, minDet(k, X), point{Q: -1, X: x}); err != nil {
 		return Stress{}, err
 	}
-	F := [2][2]float64{{1, 0}, {0, 1}}
-	for a := range n {
-		for i := range 2 {
-			F[i][0] += u[2*a+i] * g[a][0]
-			F[i][1] += u[2*a+i] * g[a][1]
+	F := deformation(g[:n], u)
+	if m.Dilatation == MeanDilatation {
+		Theta, err := meanVolumeRatio(k, X, u)
+		if err != nil {
+			return Stress{}, err
 		}
+		J := F[0][0]*F[1][1] - F[0][1]*F[1][0]
+		if !(J > 0) {
+			return Stress{}, fmt.Errorf("%v: %w (J = %g)", point{Q: -1, X: x}, ErrInverted, J)
+		}
+		a := math.Sqrt(Theta / J)
+		F = [2][2]float64{{a * F[0][0], a * F[0][1]}, {a * F[1][0], a * F[1][1]}}
 	}
 	r, err := m.At(F)
 	if err != nil {

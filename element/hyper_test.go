@@ -16,6 +16,21 @@ var rubber = Hyperelastic{E: 7e6, Nu: 0.45, Rho: 1722}
 
 var laws = []Law{StVenantKirchhoff, NeoHookean}
 
+// materials is rubber under each law and dilatation.
+func materials() []Hyperelastic {
+	var ms []Hyperelastic
+	for _, law := range laws {
+		for _, d := range []Dilatation{FullDilatation, MeanDilatation} {
+			m := rubber
+			m.Law, m.Dilatation = law, d
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+func label(m Hyperelastic) string { return m.Law.String() + "/" + m.Dilatation.String() }
+
 // strainOf is the Green-Lagrange strain of F in Voigt form (engineering
 // shear).
 func strainOf(F [2][2]float64) [3]float64 {
@@ -95,7 +110,7 @@ func TestLawsSmallStrain(t *testing.T) {
 }
 
 // TestHyperObjectivity: a cell rotated rigidly by 90 degrees stores no
-// energy and has no internal force with either law (the small-strain
+// energy and has no internal force with either law and dilatation (the small-strain
 // stiffness gives it forces of the order of E times the cell), and a
 // stretched cell then rotated keeps the stretched cell's energy.
 func TestHyperObjectivity(t *testing.T) {
@@ -114,9 +129,8 @@ func TestHyperObjectivity(t *testing.T) {
 		}
 		id := func(x [2]float64) [2]float64 { return x }
 		stretch := func(x [2]float64) [2]float64 { return [2]float64{1.2 * x[0], 0.9*x[1] + 0.1*x[0]} }
-		for _, law := range laws {
-			m := rubber
-			m.Law = law
+		for _, m := range materials() {
+			law := label(m)
 			var w Workspace
 			fe := make([]float64, 2*n)
 			W, err := e.Hyper(fe, nil, X, rot(math.Pi/2, id), m, &w)
@@ -151,7 +165,7 @@ func TestHyperObjectivity(t *testing.T) {
 // deformation, the internal force is the gradient of the energy and the
 // tangent the gradient of the force (central differences), the forces sum
 // to zero and have no moment about the origin in the deformed
-// configuration (P F' is symmetric).
+// configuration (P F' is symmetric); under both dilatations.
 func TestHyperElement(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, k := range mesh.Kinds {
@@ -163,9 +177,8 @@ func TestHyperElement(t *testing.T) {
 			u[2*a] = 0.2*x[0] - 0.15*x[1] + 0.02*rng.NormFloat64()
 			u[2*a+1] = 0.1*x[0] + 0.1*x[1] + 0.02*rng.NormFloat64()
 		}
-		for _, law := range laws {
-			m := rubber
-			m.Law = law
+		for _, md := range materials() {
+			m, law := md, label(md)
 			var w Workspace
 			fe, ke := make([]float64, 2*n), make([]float64, 4*n*n)
 			_, err := e.Hyper(fe, ke, X, u, m, &w)

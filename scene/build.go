@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
@@ -190,9 +191,16 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 	if b.Gravity != nil {
 		g = [2]float64{b.Gravity[0], b.Gravity[1]}
 	}
+	var dil element.Dilatation
+	if b.Dilatation == "mean" {
+		if c := slices.IndexFunc(m.Cells, func(c mesh.Cell) bool { return c.Kind == mesh.T3 }); c >= 0 {
+			return nil, fmt.Errorf(`dilatation = "mean": %s is T3, whose dilatation is one per cell already, so it would still lock: mesh with Q4, Q8 or T6`, m.CellAt(c))
+		}
+		dil = element.MeanDilatation
+	}
 	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.BodyOptions{
 		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
-		Law: models[b.Model],
+		Law: models[b.Model], Dilatation: dil,
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package scene
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -46,6 +47,13 @@ func Override(text, key, value string) (string, error) {
 				return "", fmt.Errorf("%s: no [[%s]] named %q (there are %s)", key, parts[i], parts[i+1], strings.Join(names, ", "))
 			}
 			i++
+		case nil:
+			if i > 0 || !isTable(parts[0]) {
+				return "", fmt.Errorf("%s: the scene has no table %q", key, strings.Join(parts[:i+1], "."))
+			}
+			added := map[string]any{} // a table the scene leaves out, as [solver]
+			table[parts[i]] = added
+			table = added
 		default:
 			return "", fmt.Errorf("%s: the scene has no table %q", key, strings.Join(parts[:i+1], "."))
 		}
@@ -56,4 +64,17 @@ func Override(text, key, value string) (string, error) {
 		return "", err
 	}
 	return buf.String(), nil
+}
+
+// isTable reports whether a scene's top-level key name is a table (not
+// an array of tables).
+func isTable(name string) bool {
+	t := reflect.TypeFor[Scene]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Tag.Get("toml") == name {
+			return f.Type.Kind() == reflect.Struct
+		}
+	}
+	return false
 }

@@ -18,15 +18,20 @@ func TestOverride(t *testing.T) {
 	require.NoError(t, err)
 	text, err = Override(text, "body.b.model", `"neohookean"`)
 	require.NoError(t, err)
+	require.NotContains(t, minimal, "[solver]")
+	text, err = Override(text, "solver.order", `"random"`) // a table the scene leaves out
+	require.NoError(t, err)
 	sc, err := Decode(strings.NewReader(text), "scene.toml")
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, -8}, sc.Bodies[0].Velocity)
 	assert.Equal(t, 2e-6, sc.Time.H)
 	assert.Equal(t, "neohookean", sc.Bodies[0].Model)
+	assert.Equal(t, "random", sc.Solver.Order)
 	for _, tc := range []struct{ key, value, want string }{
 		{"body.c.velocity", "[0.0, 1.0]", `body.c.velocity: no [[body]] named "c" (there are b)`},
 		{"body.velocity", "[0.0, 1.0]", "body.velocity: [[body]] is a list: name one, as body.NAME.KEY"},
 		{"tim.h", "1e-6", `tim.h: the scene has no table "tim"`},
+		{"body.b.damping.alpha", "1.0", `body.b.damping.alpha: the scene has no table "body.b.damping"`},
 		{"time.h", "[1e-6", "time.h = [1e-6: not a TOML value"},
 	} {
 		_, err := Override(minimal, tc.key, tc.value)

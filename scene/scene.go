@@ -104,6 +104,10 @@ type Body struct {
 	// Model is "linear" (small strain, the default), "stvenant" or
 	// "neohookean" (large strain, plane strain, element.Hyperelastic).
 	Model string `toml:"model"`
+	// Dilatation is "full" (the default) or "mean" (element.MeanDilatation:
+	// no volumetric locking on Q4, Q8 and T6 as nu nears 1/2); for the
+	// hyperelastic models.
+	Dilatation string `toml:"dilatation"`
 }
 
 // Rectangle is a generated mesh.
@@ -403,6 +407,10 @@ func (b *Body) check(i int, t Time) error {
 		return bad(where, "nu", b.Nu, "expected a Poisson's ratio in (-1, 0.5)")
 	case b.Model != "" && b.Model != "linear" && models[b.Model] == 0:
 		return bad(where, "model", fmt.Sprintf("%q", b.Model), "expected linear, stvenant or neohookean")
+	case b.Dilatation != "" && b.Dilatation != "full" && b.Dilatation != "mean":
+		return bad(where, "dilatation", fmt.Sprintf("%q", b.Dilatation), "expected full or mean")
+	case b.Dilatation == "mean" && models[b.Model] == 0:
+		return bad(where, "dilatation", `"mean"`, `it is for model = "stvenant" or "neohookean" (the linear model has no mean dilatation)`)
 	case models[b.Model] != 0 && b.Plane == "stress":
 		return bad(where, "plane", `"stress"`, fmt.Sprintf("model = %q is plane strain: leave plane out", b.Model))
 	case !positive(b.Rho):

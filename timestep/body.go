@@ -45,6 +45,9 @@ type Body struct {
 	// solved by Newton iterations, and K is the tangent at rest (used by
 	// stiffness-proportional damping). Zero: linear small strain.
 	Law element.Law
+	// Dilatation is how a hyperelastic cell's volume change enters Law
+	// (element.MeanDilatation against locking as Nu nears 1/2).
+	Dilatation element.Dilatation
 
 	// Q and V are the displacements and velocities of the free DOFs.
 	Q, V []float64
@@ -70,17 +73,21 @@ type BodyOptions struct {
 	// material's); 0 means 1 m.
 	Thickness float64
 	// Law makes the body hyperelastic (see Body.Law); NewBody only.
-	Law element.Law
+	Law        element.Law
+	Dilatation element.Dilatation // see Body.Dilatation; with Law only
 }
 
 // NewBody assembles a body's matrices and loads; it starts at rest in its
 // reference configuration.
 func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOptions) (*Body, error) {
+	if opt.Law == 0 && opt.Dilatation != element.FullDilatation {
+		return nil, fmt.Errorf("body %s: dilatation %v is for the hyperelastic laws: set Law", name, opt.Dilatation)
+	}
 	if opt.Law != 0 {
 		if mat.PlaneStress {
 			return nil, fmt.Errorf("body %s: the hyperelastic laws are plane strain: remove plane stress", name)
 		}
-		if err := hyperOf(mat, opt.Law).Validate(); err != nil {
+		if err := hyperOf(mat, opt.Law, opt.Dilatation).Validate(); err != nil {
 			return nil, fmt.Errorf("body %s: %w", name, err)
 		}
 	}
@@ -106,7 +113,7 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
 	b := bodyOf(name, space, M, K, mat.T(), opt)
-	b.Material, b.Law = mat, opt.Law
+	b.Material, b.Law, b.Dilatation = mat, opt.Law, opt.Dilatation
 	if b.masses, err = materialMasses(space, mat, opt.Lumped); err != nil {
 		return nil, fmt.Errorf("body %s: nodal masses: %w", name, err)
 	}
@@ -195,13 +202,13 @@ func (opt BodyOptions) check() error {
 	return nil
 }
 
-// Hyperelastic is the body's hyperelastic material (Law with Material's
-// constants); meaningful when Law is set.
-func (b *Body) Hyperelastic() element.Hyperelastic { return hyperOf(b.Material, b.Law) }
+// Hyperelastic is the body's hyperelastic material (Law and Dilatation
+// with Material's constants); meaningful when Law is set.
+func (b *Body) Hyperelastic() element.Hyperelastic { return hyperOf(b.Material, b.Law, b.Dilatation) }
 
 // hyperOf is the hyperelastic material of law with mat's constants.
-func hyperOf(mat element.Elastic, law element.Law) element.Hyperelastic {
-	return element.Hyperelastic{Law: law, E: mat.E, Nu: mat.Nu, Rho: mat.Rho, Thickness: mat.Thickness}
+func hyperOf(mat element.Elastic, law element.Law, d element.Dilatation) element.Hyperelastic {
+	return element.Hyperelastic{Law: law, E: mat.E, Nu: mat.Nu, Rho: mat.Rho, Thickness: mat.Thickness, Dilatation: d}
 }
 
 // symmetric checks A = A' to round-off (1e-12 of its largest entry); A is

@@ -27,7 +27,9 @@
 // f(q0)] and each step is solved by Newton's method on the consistent
 // tangent (newton.go), the contact problem solved again on each Newton
 // tangent (Stepper.Advance), its stored energy booked as Elastic and the
-// scheme's own energy error as Numerical.
+// scheme's own energy error as Numerical. Body.Dilatation =
+// element.MeanDilatation evaluates its law on each cell's mean volume
+// change (no volumetric locking as Nu nears 1/2).
 //
 // Simulation wires the stepper, contact detection (package contact) and the
 // contact solver (package signorini) into the loop of docs/design.md sections 4-8,

@@ -81,6 +81,77 @@ func TestHyperFreeBody(t *testing.T) {
 	}
 }
 
+// TestHyperMeanDilatation: the free square of TestHyperFreeBody, neo-
+// Hookean and nearly incompressible (nu = 0.4999, lambda = 5000 mu),
+// thrown with an isochoric stretching ten times faster, for 2 000 steps.
+// Under element.MeanDilatation its cells stretch by more than 20 % while
+// its area stays within 1e-4 of the initial one (measured 1.1e-5), Newton
+// converges in at most 4 iterations, the ledger closes to 1e-9 and the
+// drift stays below 1e-5 of the energy (measured 4.5e-6). At every point
+// (full dilatation) the cells lock: they stretch less than half as much.
+// St Venant-Kirchhoff is left out: its volumetric term lambda/2 (tr E)^2
+// is not a function of J, its constraint tr E = 0 involves the cell's
+// shape at finite strain, and it locks under either dilatation (measured
+// 13 % and 12 % here, where neo-Hookean reaches 27 % and 12 %).
+func TestHyperMeanDilatation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 2 s")
+	}
+	var stretch [2]float64
+	for d, dil := range []element.Dilatation{element.MeanDilatation, element.FullDilatation} {
+		m, err := mesh.Rectangle([2]float64{-0.05, -0.05}, 0.1, 0.1, 4, 4, mesh.Q4)
+		require.NoError(t, err)
+		sp, err := assemble.NewSpace(m)
+		require.NoError(t, err)
+		mat := rubberMat
+		mat.Nu = 0.4999
+		b, err := NewBody("square", sp, mat, BodyOptions{Law: element.NeoHookean, Dilatation: dil})
+		require.NoError(t, err)
+		b.SetVelocity(func(x [2]float64) [2]float64 { return [2]float64{200*x[0] - 30*x[1] + 1, -200*x[1] + 30*x[0]} })
+		s, err := NewStepper(1e-5, 0.5, b)
+		require.NoError(t, err)
+		e0 := s.TotalEnergy()
+		scale := e0.Kinetic
+		maxNewton, maxArea := 0, 0.0
+		for i := 1; i <= 2000; i++ {
+			require.NoError(t, s.Step())
+			require.InDelta(t, e0.Balance(), s.TotalEnergy().Balance(), 1e-9*scale, "%v step %d", dil, i)
+			maxNewton = max(maxNewton, s.Newton())
+			area, st := deformedArea(b)
+			maxArea = math.Max(maxArea, math.Abs(area/0.01-1))
+			stretch[d] = math.Max(stretch[d], st)
+		}
+		e := s.TotalEnergy()
+		t.Logf("%v: area within %.2g, cell edges stretched by up to %.3g, drift %.2g of the energy, at most %d Newton iterations", dil, maxArea, stretch[d], e.Numerical/scale, maxNewton)
+		assert.Less(t, maxArea, 1e-4, "%v: area", dil)
+		assert.LessOrEqual(t, maxNewton, 4, "%v: Newton iterations", dil)
+		assert.Less(t, math.Abs(e.Numerical), 1e-5*scale, "%v: drift", dil)
+	}
+	assert.Greater(t, stretch[0], 0.2, "the cells stretch")
+	assert.Less(t, stretch[1], stretch[0]/2, "locking at every point")
+}
+
+// deformedArea is the deformed area of a body of Q4 cells and the largest
+// relative change of length of a cell's edge.
+func deformedArea(b *Body) (area, stretch float64) {
+	u := b.Displacement()
+	m := b.Space.Mesh
+	for _, c := range m.Cells {
+		var x [4][2]float64
+		for a, n := range c.Nodes {
+			x[a] = [2]float64{m.Nodes[n][0] + u[2*n], m.Nodes[n][1] + u[2*n+1]}
+		}
+		for a := range 4 {
+			q, r := x[a], x[(a+1)%4]
+			area += (q[0]*r[1] - r[0]*q[1]) / 2
+			n, o := c.Nodes[a], c.Nodes[(a+1)%4]
+			l0 := math.Hypot(m.Nodes[o][0]-m.Nodes[n][0], m.Nodes[o][1]-m.Nodes[n][1])
+			stretch = math.Max(stretch, math.Abs(math.Hypot(r[0]-q[0], r[1]-q[1])/l0-1))
+		}
+	}
+	return area, stretch
+}
+
 // TestHyperRotation: a free square spinning a quarter turn stores no
 // more than the centrifugal strain gives (below 1e-4 of its kinetic
 // energy) with either law, turns by omega t and keeps its size; the

@@ -56,7 +56,7 @@ type hyperState struct {
 
 func newHyperState(b *Body) *hyperState {
 	n := b.Space.N()
-	h := &hyperState{mat: hyperOf(b.Material, b.Law), full: make([]float64, 2*len(b.Space.Mesh.Nodes)), kt: b.Space.NewMatrix()}
+	h := &hyperState{mat: b.Hyperelastic(), full: make([]float64, 2*len(b.Space.Mesh.Nodes)), kt: b.Space.NewMatrix()}
 	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res, &h.neg} {
 		*p = make([]float64, n)
 	}

@@ -55,6 +55,7 @@ type StepStats struct {
 	ObstacleWork       float64 // work of moving obstacles on the bodies this step
 	Corrected          int     // times the contact problem was solved again about the predicted end configuration
 	Newton             int     // contact solves after the first on a hyperelastic body's new Newton tangent
+	NewtonIterations   int     // the most Newton iterations of a hyperelastic body (each a factorisation of its tangent); 0 without one
 }
 
 // ContactState is one unit's state after a step, for output.
@@ -402,6 +403,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.Rigid.Finish()
 	}
 	stats.Units = len(units)
+	stats.NewtonIterations = st.Newton()
 	s.record(units, res, u0, rigid1, active, push, th, &stats)
 	return stats, nil
 }

@@ -45,6 +45,14 @@ type Factor struct {
 	panel [][]float64
 	work  []float64
 	splan *solvePlan // for two-core substitutions, made at the first
+	// A factor refactorised again (a Newton tangent at every iteration)
+	// keeps its update matrices and position maps from one Refactor to the
+	// next: allocating them each time cost as much as the arithmetic, in
+	// the runtime's clearing and returning of memory. A factor made once
+	// holds them only while it is computed.
+	refactors int
+	upd       [][]float64 // upd[s]: supernode s's update matrix, kept
+	pos       [][]int     // a position map per worker, and one for the top
 }
 
 // Stats describes a factor.
@@ -96,15 +104,20 @@ func (f *Factor) Refactor(A *sparse.CSR) error {
 	if raw.I != f.sym.n || len(raw.Ind) != len(f.ind) {
 		return fmt.Errorf("cholesky: Refactor needs the pattern of the analysed matrix (%d rows, %d entries), got %d rows, %d entries", f.sym.n, len(f.ind), raw.I, len(raw.Ind))
 	}
+	f.refactors++
+	if f.refactors == 2 {
+		f.upd = make([][]float64, len(f.sym.first)-1)
+	}
 	update := make([][]float64, len(f.sym.first)-1)
 	parts, top := f.sym.schedule(runtime.GOMAXPROCS(0))
+	f.posMaps(len(parts) + 1)
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for w, part := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pos := make([]int, f.sym.n)
+			pos := f.pos[w]
 			for _, k := range part {
 				if errs[w] = f.front(k, raw, pos, update); errs[w] != nil {
 					return
@@ -116,13 +129,38 @@ func (f *Factor) Refactor(A *sparse.CSR) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	pos := make([]int, f.sym.n)
+	pos := f.pos[len(parts)]
 	for _, k := range top {
 		if err := f.front(k, raw, pos, update); err != nil {
 			return err
 		}
 	}
+	if f.upd == nil {
+		f.pos = nil
+	}
 	return nil
+}
+
+// posMaps makes sure of k position maps of n entries (front writes every
+// entry it reads).
+func (f *Factor) posMaps(k int) {
+	for len(f.pos) < k {
+		f.pos = append(f.pos, make([]int, f.sym.n))
+	}
+}
+
+// updateMatrix returns a cleared update matrix of n entries for supernode
+// k, the kept one when the factor keeps them.
+func (f *Factor) updateMatrix(k, n int) []float64 {
+	if f.upd == nil {
+		return make([]float64, n)
+	}
+	if len(f.upd[k]) != n {
+		f.upd[k] = make([]float64, n)
+	} else {
+		clear(f.upd[k])
+	}
+	return f.upd[k]
 }
 
 // front assembles and partially factorises supernode k's frontal matrix.
@@ -142,7 +180,7 @@ func (f *Factor) front(k int, A *sblas.SparseMatrix, pos []int, update [][]float
 	}
 	var U []float64
 	if m > nc {
-		U = make([]float64, (m-nc)*(m-nc))
+		U = f.updateMatrix(k, (m-nc)*(m-nc))
 	}
 	for i, r := range rows {
 		pos[r] = i

@@ -117,8 +117,42 @@ func TestParallelIsDeterministic(t *testing.T) {
 	assert.Equal(t, x[0], x[1])
 }
 
-// TestRefactor: new values on the same pattern give the new solution.
+// TestRefactor: new values on the same pattern give the new solution;
+// refactorised again and again (from the second time on with the update
+// matrices it keeps), on either number of cores, the factor of A is the
+// same to the bit as a new one's.
 func TestRefactor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	A, _ := grid(12, 9, 2, rng)
+	n, _ := A.Dims()
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = float64(i%7) - 3
+	}
+	fresh, err := New(A, nil)
+	require.NoError(t, err)
+	want := fresh.Solve(b)
+	f, err := New(A, nil)
+	require.NoError(t, err)
+	data := A.RawMatrix().Data
+	for k, procs := range []int{2, 1, 2, 1} {
+		old := runtime.GOMAXPROCS(procs)
+		for i := range data {
+			data[i] *= 2
+		}
+		require.NoError(t, f.Refactor(A)) // another matrix first
+		for i := range data {
+			data[i] /= 2
+		}
+		require.NoError(t, f.Refactor(A))
+		runtime.GOMAXPROCS(old)
+		assert.Equal(t, want, f.Solve(b), "refactorisation %d", k)
+	}
+}
+
+// TestRefactorValues: new values on the same pattern give the new
+// solution.
+func TestRefactorValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	A, _ := grid(12, 9, 2, rng)
 	f, err := New(A, nil)

@@ -90,7 +90,7 @@ func TestRunAndInfoErrors(t *testing.T) {
 		{[]string{"run", bad}, 1, "bad.toml: [time]: h = -1e-06: expected a positive time step in s"},
 		{[]string{"info", bad}, 1, "bad.toml: [time]: h = -1e-06"},
 		{[]string{"run"}, 2, "expected one scene file"},
-		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disc-impact, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block, slope-flow)`},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disc-impact, disc-on-block, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block, slope-flow)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
 		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
 		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},
@@ -503,6 +503,12 @@ obstacle = "wall"
 	assert.InDelta(t, 2*0.1/math.Sqrt(1e8/1000), dur[0], 0.015*2*0.1/math.Sqrt(1e8/1000), "2L/c")
 	_, err = os.Stat(filepath.Join(out, "sweep.png"))
 	assert.NoError(t, err)
+	// A first key of words: the plot takes the first key of numbers.
+	out = filepath.Join(dir, "orders")
+	code, stdout, stderr = fecontact("sweep", sc, "--set", `solver.order="natural"|"random"`, "--set", "body.bar.velocity=[-1,0]|[-2,0]", "-o", out)
+	require.Equal(t, 0, code, stderr+stdout)
+	_, err = os.Stat(filepath.Join(out, "sweep.png"))
+	assert.NoError(t, err, stderr)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -516,4 +522,21 @@ obstacle = "wall"
 		assert.Equal(t, 2, code, "%v", tc.args)
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
 	}
+}
+
+// TestRunNewtonSummary: a run with a hyperelastic body reports its Newton
+// iterations per step (each a factorisation; 2 to 4 for the disc's first
+// steps of contact at 8 m/s), a run without one does not.
+func TestRunNewtonSummary(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := fecontact("example", "disc-impact", "--steps", "30", "--quiet", "-o", filepath.Join(dir, "disc"))
+	require.Equal(t, 0, code, stderr)
+	m := regexp.MustCompile(`Newton: ([0-9.]+) iterations per step \(max ([0-9]+)\), each a factorisation`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	mean, err := strconv.ParseFloat(m[1], 64)
+	require.NoError(t, err)
+	assert.True(t, mean >= 2 && mean <= 4, "Newton iterations per step: %s", m[1])
+	code, stdout, stderr = fecontact("example", "colliding-blocks", "--steps", "3", "--quiet", "-o", filepath.Join(dir, "blocks"))
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "Newton:")
 }

@@ -25,6 +25,7 @@ func balanceError(err, e0, external float64) string {
 // summary accumulates per-step statistics for the final report.
 type summary struct {
 	contactSteps, units, sweeps, maxSweeps, unconverged int
+	steps, newton, maxNewton                            int
 	minGap, maxResidual                                 float64
 	init                                                bool
 }
@@ -44,6 +45,9 @@ func (s *summary) add(st timestep.StepStats) {
 		}
 	}
 	s.minGap = math.Min(s.minGap, st.MinGap)
+	s.steps++
+	s.newton += st.NewtonIterations
+	s.maxNewton = max(s.maxNewton, st.NewtonIterations)
 }
 
 // penetrationRoundOff is the initial penetration that is only round-off
@@ -56,6 +60,9 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if s.contactSteps > 0 {
 		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
 			s.contactSteps, float64(s.units)/float64(s.contactSteps), float64(s.sweeps)/float64(s.contactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
+	}
+	if s.newton > 0 {
+		fmt.Fprintf(w, "Newton: %.2f iterations per step (max %d), each a factorisation of the hyperelastic bodies' tangent\n", float64(s.newton)/float64(s.steps), s.maxNewton)
 	}
 	if !math.IsInf(s.minGap, 1) {
 		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)

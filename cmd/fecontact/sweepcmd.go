@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -377,25 +378,34 @@ func writeSweep(dir string, set sets, variants []*variant) error {
 	return sweepPlot(filepath.Join(dir, "sweep.png"), set, variants)
 }
 
+// sweepPlot draws the contact duration against the first key whose
+// values are numbers, a line per combination of the other keys.
 func sweepPlot(path string, set sets, variants []*variant) error {
+	x := -1
+	for k := range set {
+		if slices.ContainsFunc(variants, func(v *variant) bool { _, err := numbers(v.values[k]); return err == nil && v.err == nil }) {
+			x = k
+			break
+		}
+	}
+	if x < 0 {
+		return errors.New("sweep.png: no --set has a numeric value with a run that finished")
+	}
 	p := plot.New()
 	p.Title.Text = "contact duration"
-	p.X.Label.Text, p.Y.Label.Text = set[0].key, "contact duration (s)"
+	p.X.Label.Text, p.Y.Label.Text = set[x].key, "contact duration (s)"
 	lines := map[string]plotter.XYs{}
 	var order []string
 	for _, v := range variants {
-		x, err := numbers(v.values[0])
+		xs, err := numbers(v.values[x])
 		if err != nil || v.err != nil {
 			continue // a value that is not a number, or a failed run
 		}
-		label := strings.Join(v.values[1:], ", ")
+		label := strings.Join(slices.Delete(slices.Clone(v.values), x, x+1), ", ")
 		if _, ok := lines[label]; !ok {
 			order = append(order, label)
 		}
-		lines[label] = append(lines[label], plotter.XY{X: norm(x), Y: v.result.duration})
-	}
-	if len(order) == 0 {
-		return errors.New("sweep.png: the first --set has no numeric value with a run that finished")
+		lines[label] = append(lines[label], plotter.XY{X: norm(xs), Y: v.result.duration})
 	}
 	for k, label := range order {
 		l, s, err := plotter.NewLinePoints(lines[label])
