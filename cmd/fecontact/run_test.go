@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -526,7 +527,8 @@ obstacle = "wall"
 
 // TestRunNewtonSummary: a run with a hyperelastic body reports its Newton
 // iterations per step (each a factorisation; 2 to 4 for the disc's first
-// steps of contact at 8 m/s), a run without one does not.
+// steps of contact at 8 m/s) in the summary and per step in history.csv's
+// newton column; a run without one does neither.
 func TestRunNewtonSummary(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := fecontact("example", "disc-impact", "--steps", "30", "--quiet", "-o", filepath.Join(dir, "disc"))
@@ -536,7 +538,21 @@ func TestRunNewtonSummary(t *testing.T) {
 	mean, err := strconv.ParseFloat(m[1], 64)
 	require.NoError(t, err)
 	assert.True(t, mean >= 2 && mean <= 4, "Newton iterations per step: %s", m[1])
+	data, err := os.ReadFile(filepath.Join(dir, "disc", "history.csv"))
+	require.NoError(t, err)
+	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	require.NoError(t, err)
+	col := slices.Index(rows[0], "newton")
+	require.Positive(t, col, "a newton column")
+	for _, r := range rows[2:] {
+		n, err := strconv.Atoi(r[col])
+		require.NoError(t, err)
+		assert.True(t, n >= 1 && n <= 4, "step %s: %d Newton iterations", r[0], n)
+	}
 	code, stdout, stderr = fecontact("example", "colliding-blocks", "--steps", "3", "--quiet", "-o", filepath.Join(dir, "blocks"))
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stdout, "Newton:")
+	data, err = os.ReadFile(filepath.Join(dir, "blocks", "history.csv"))
+	require.NoError(t, err)
+	assert.NotContains(t, strings.SplitN(string(data), "\n", 2)[0], "newton")
 }

@@ -86,6 +86,7 @@ type history struct {
 	path    string
 	ledgers []*bodyLedger
 	rigid   rigidLedger
+	newton  bool // a column of Newton iterations, for hyperelastic bodies
 }
 
 // newHistory creates the CSV of a run, one line per step: the energies and
@@ -96,6 +97,7 @@ type history struct {
 func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger) (*history, error) {
 	h := &history{path: path, rigid: rl}
 	for _, b := range bodies {
+		h.newton = h.newton || b.Law != 0
 		l, err := newBodyLedger(b)
 		if err != nil {
 			return nil, err
@@ -109,6 +111,9 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger)
 	w := bufio.NewWriter(f)
 	fmt.Fprint(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
 		"normal_work,friction_work,obstacle_work,push_out_work,contacts,open,stick,slide,sweeps,residual,min_gap")
+	if h.newton {
+		fmt.Fprint(w, ",newton")
+	}
 	for k := 1; k <= pairs; k++ {
 		fmt.Fprintf(w, ",contact%d_fx,contact%d_fy,contact%d_closed", k, k, k)
 	}
@@ -126,6 +131,9 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, si
 	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g", st.Step, t,
 		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
 		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0))
+	if h.newton {
+		fmt.Fprintf(h.w, ",%d", st.NewtonIterations)
+	}
 	force, closed := pairForces(sim)
 	for k := range force {
 		fmt.Fprintf(h.w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
