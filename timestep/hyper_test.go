@@ -18,13 +18,19 @@ import (
 // 1/2.
 var rubberMat = element.Elastic{E: 7e6, Nu: 0.45, Rho: 1722}
 
-// freeSquare is a free square of side 0.1 m centred on the origin.
+// freeSquare is a free square of side 0.1 m centred on the origin, of
+// rubberMat.
 func freeSquare(t *testing.T, kind mesh.Kind, law element.Law, v func(x [2]float64) [2]float64) *Body {
+	return freeSquareOf(t, kind, rubberMat, BodyOptions{Law: law}, v)
+}
+
+// freeSquareOf is freeSquare of any material and options.
+func freeSquareOf(t *testing.T, kind mesh.Kind, mat element.Elastic, opt BodyOptions, v func(x [2]float64) [2]float64) *Body {
 	m, err := mesh.Rectangle([2]float64{-0.05, -0.05}, 0.1, 0.1, 4, 4, kind)
 	require.NoError(t, err)
 	s, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	b, err := NewBody("square", s, rubberMat, BodyOptions{Law: law})
+	b, err := NewBody("square", s, mat, opt)
 	require.NoError(t, err)
 	b.SetVelocity(v)
 	return b
@@ -99,15 +105,11 @@ func TestHyperMeanDilatation(t *testing.T) {
 	}
 	var stretch [2]float64
 	for d, dil := range []element.Dilatation{element.MeanDilatation, element.FullDilatation} {
-		m, err := mesh.Rectangle([2]float64{-0.05, -0.05}, 0.1, 0.1, 4, 4, mesh.Q4)
-		require.NoError(t, err)
-		sp, err := assemble.NewSpace(m)
-		require.NoError(t, err)
 		mat := rubberMat
 		mat.Nu = 0.4999
-		b, err := NewBody("square", sp, mat, BodyOptions{Law: element.NeoHookean, Dilatation: dil})
-		require.NoError(t, err)
-		b.SetVelocity(func(x [2]float64) [2]float64 { return [2]float64{200*x[0] - 30*x[1] + 1, -200*x[1] + 30*x[0]} })
+		b := freeSquareOf(t, mesh.Q4, mat, BodyOptions{Law: element.NeoHookean, Dilatation: dil}, func(x [2]float64) [2]float64 {
+			return [2]float64{200*x[0] - 30*x[1] + 1, -200*x[1] + 30*x[0]}
+		})
 		s, err := NewStepper(1e-5, 0.5, b)
 		require.NoError(t, err)
 		e0 := s.TotalEnergy()
