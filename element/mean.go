@@ -82,7 +82,7 @@ func (e *Element) hyperMean(fe, ke []float64, X [][2]float64, u []float64, m Hyp
 	var energy, cT, cTT float64
 	for q := range pts {
 		p := &pts[q]
-		d, err := meanAt(m, p.F, p.J, Theta)
+		d, err := meanAt(m, p.F, p.J, Theta, ke != nil)
 		if err != nil {
 			return 0, fmt.Errorf("%v: %w", point{Q: q}, err)
 		}
@@ -178,17 +178,32 @@ type meanDerivs struct {
 // by the chain rule through Fbar: with P = dW/dFbar and A = dP/dFbar,
 // phi_F = M'P, M = dFbar/dF = alpha (I - f k'/2), m = dFbar/dTheta =
 // alpha f / (2 Theta), plus the second derivatives of Fbar contracted
-// with P.
-func meanAt(mat Hyperelastic, F [2][2]float64, J, Theta float64) (meanDerivs, error) {
+// with P. Without second, only W and the first derivatives.
+func meanAt(mat Hyperelastic, F [2][2]float64, J, Theta float64, second bool) (meanDerivs, error) {
 	alpha := math.Sqrt(Theta / J)
 	Fb := [2][2]float64{{alpha * F[0][0], alpha * F[0][1]}, {alpha * F[1][0], alpha * F[1][1]}}
 	r, err := mat.At(Fb)
 	if err != nil {
 		return meanDerivs{}, err
 	}
-	P, A := firstPiola(Fb, r)
 	f := vec4{F[0][0], F[0][1], F[1][0], F[1][1]}
 	k := cofactor(F)
+	if !second {
+		var d meanDerivs
+		d.W = r.W
+		P := firstPiolaStress(Fb, r)
+		var s float64 // P : F
+		for i := range 4 {
+			s += P[i] * f[i]
+		}
+		// M'P = alpha (P - k (f.P) / 2), m.P = alpha (f.P) / (2 Theta).
+		for i := range 4 {
+			d.F[i] = alpha * (P[i] - k[i]*s/2)
+		}
+		d.T = alpha * s / (2 * Theta)
+		return d, nil
+	}
+	P, A := firstPiola(Fb, r)
 	var M mat4
 	var mv vec4
 	for i := range 4 {
@@ -233,17 +248,25 @@ func meanAt(mat Hyperelastic, F [2][2]float64, J, Theta float64) (meanDerivs, er
 	return d, nil
 }
 
+// firstPiolaStress returns P = F S of a response at F.
+func firstPiolaStress(F [2][2]float64, r Response) vec4 {
+	var P vec4
+	for i := range 2 {
+		for J := range 2 {
+			P[2*i+J] = F[i][0]*r.S[0][J] + F[i][1]*r.S[1][J]
+		}
+	}
+	return P
+}
+
 // firstPiola returns P = F S and A = dP/dF of a response at F:
 // A_iJkL = delta_ik S_JL + F_iM C_MJNL F_kN, C the tangent dS/dE.
 func firstPiola(F [2][2]float64, r Response) (vec4, mat4) {
 	voigt := [2][2]int{{0, 2}, {2, 1}}
-	var P vec4
+	P := firstPiolaStress(F, r)
 	var A mat4
 	for i := range 2 {
 		for J := range 2 {
-			for M := range 2 {
-				P[2*i+J] += F[i][M] * r.S[M][J]
-			}
 			for k := range 2 {
 				for L := range 2 {
 					v := 0.0

@@ -126,6 +126,7 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
+	sim.Stepper.SetModifiedNewton(s.Solver.Newton == "modified")
 	return sim, nil
 }
 

@@ -60,6 +60,10 @@ type Solver struct {
 	Order           string   `toml:"order"`      // natural (default), alternating, random
 	Relaxation      float64  `toml:"relaxation"` // in (0, 2); default 1
 	Strict          bool     `toml:"strict"`     // stop when NLGS does not converge
+	// Newton is "full" (the default: the hyperelastic bodies' tangents
+	// refactorised at every iteration) or "modified" (a factor kept while
+	// it converges; timestep.Stepper.SetModifiedNewton).
+	Newton string `toml:"newton"`
 }
 
 // Output selects what is written.
@@ -385,6 +389,9 @@ func (v Solver) check() error {
 	case "", "natural", "alternating", "random":
 	default:
 		return bad("[solver]", "order", fmt.Sprintf("%q", v.Order), "expected natural, alternating or random")
+	}
+	if v.Newton != "" && v.Newton != "full" && v.Newton != "modified" {
+		return bad("[solver]", "newton", fmt.Sprintf("%q", v.Newton), "expected full or modified")
 	}
 	return nil
 }

@@ -55,7 +55,8 @@ type StepStats struct {
 	ObstacleWork       float64 // work of moving obstacles on the bodies this step
 	Corrected          int     // times the contact problem was solved again about the predicted end configuration
 	Newton             int     // contact solves after the first on a hyperelastic body's new Newton tangent
-	NewtonIterations   int     // the most Newton iterations of a hyperelastic body (each a factorisation of its tangent); 0 without one
+	NewtonIterations   int     // the most Newton iterations of a hyperelastic body; 0 without one
+	Factorisations     int     // of the hyperelastic bodies' tangents (one per iteration, fewer under modified Newton)
 }
 
 // ContactState is one unit's state after a step, for output.
@@ -403,7 +404,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.Rigid.Finish()
 	}
 	stats.Units = len(units)
-	stats.NewtonIterations = st.Newton()
+	stats.NewtonIterations, stats.Factorisations = st.Newton(), st.Factorisations()
 	s.record(units, res, u0, rigid1, active, push, th, &stats)
 	return stats, nil
 }

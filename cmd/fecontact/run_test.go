@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/vtkcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -528,16 +530,19 @@ obstacle = "wall"
 // TestRunNewtonSummary: a run with a hyperelastic body reports its Newton
 // iterations per step (each a factorisation; 2 to 4 for the disc's first
 // steps of contact at 8 m/s) in the summary and per step in history.csv's
-// newton column; a run without one does neither.
+// newton column; under [solver] newton = "modified", fewer factorisations
+// than iterations; a run without one does neither.
 func TestRunNewtonSummary(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := fecontact("example", "disc-impact", "--steps", "30", "--quiet", "-o", filepath.Join(dir, "disc"))
 	require.Equal(t, 0, code, stderr)
-	m := regexp.MustCompile(`Newton: ([0-9.]+) iterations per step \(max ([0-9]+)\), each a factorisation`).FindStringSubmatch(stdout)
+	newton := regexp.MustCompile(`Newton: ([0-9.]+) iterations per step \(max ([0-9]+)\), ([0-9.]+) factorisations`)
+	m := newton.FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
 	mean, err := strconv.ParseFloat(m[1], 64)
 	require.NoError(t, err)
 	assert.True(t, mean >= 2 && mean <= 4, "Newton iterations per step: %s", m[1])
+	assert.Equal(t, m[1], m[3], "a factorisation per iteration")
 	data, err := os.ReadFile(filepath.Join(dir, "disc", "history.csv"))
 	require.NoError(t, err)
 	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
@@ -549,6 +554,25 @@ func TestRunNewtonSummary(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, n >= 1 && n <= 4, "step %s: %d Newton iterations", r[0], n)
 	}
+	data, err = examples.Scene("disc-impact")
+	require.NoError(t, err)
+	require.Contains(t, string(data), "[solver]\n")
+	mod := filepath.Join(dir, "modified.toml")
+	require.NoError(t, os.WriteFile(mod, []byte(strings.Replace(string(data), "[solver]\n", "[solver]\nnewton = \"modified\"\n", 1)), 0o644))
+	files, err := examples.Files("disc-impact")
+	require.NoError(t, err)
+	msh, err := fs.ReadFile(files, "disc.msh")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "disc.msh"), msh, 0o644))
+	code, stdout, stderr = fecontact("run", mod, "--steps", "30", "--quiet", "-o", filepath.Join(dir, "modified"))
+	require.Equal(t, 0, code, stderr)
+	m = newton.FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	iters, err := strconv.ParseFloat(m[1], 64)
+	require.NoError(t, err)
+	factors, err := strconv.ParseFloat(m[3], 64)
+	require.NoError(t, err)
+	assert.Less(t, factors, iters/2, "modified Newton: %s", m[0])
 	code, stdout, stderr = fecontact("example", "colliding-blocks", "--steps", "3", "--quiet", "-o", filepath.Join(dir, "blocks"))
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stdout, "Newton:")

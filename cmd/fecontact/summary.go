@@ -25,7 +25,7 @@ func balanceError(err, e0, external float64) string {
 // summary accumulates per-step statistics for the final report.
 type summary struct {
 	contactSteps, units, sweeps, maxSweeps, unconverged int
-	steps, newton, maxNewton                            int
+	steps, newton, maxNewton, factors                   int
 	minGap, maxResidual                                 float64
 	init                                                bool
 }
@@ -48,6 +48,7 @@ func (s *summary) add(st timestep.StepStats) {
 	s.steps++
 	s.newton += st.NewtonIterations
 	s.maxNewton = max(s.maxNewton, st.NewtonIterations)
+	s.factors += st.Factorisations
 }
 
 // penetrationRoundOff is the initial penetration that is only round-off
@@ -62,7 +63,8 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 			s.contactSteps, float64(s.units)/float64(s.contactSteps), float64(s.sweeps)/float64(s.contactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
 	}
 	if s.newton > 0 {
-		fmt.Fprintf(w, "Newton: %.2f iterations per step (max %d), each a factorisation of the hyperelastic bodies' tangent\n", float64(s.newton)/float64(s.steps), s.maxNewton)
+		fmt.Fprintf(w, "Newton: %.2f iterations per step (max %d), %.2f factorisations of the hyperelastic bodies' tangents per step\n",
+			float64(s.newton)/float64(s.steps), s.maxNewton, float64(s.factors)/float64(s.steps))
 	}
 	if !math.IsInf(s.minGap, 1) {
 		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
