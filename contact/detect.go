@@ -60,6 +60,10 @@ type passWork struct {
 	scratch []Entry       // a unit's rows before they are merged
 	carrier [2]float64    // the centre of a carried obstacle's body
 	own     [2][2]float64 // a candidate's own faces, handed to atVertex
+	// The antagonist's shape in the current configuration (one of them).
+	side     sideShape
+	disc     discShape
+	polyline polylineShape
 }
 
 // Check fills in the default alert distance and checks the pair, as
@@ -289,70 +293,98 @@ func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 // antagonist is the geometry of a pass's antagonist in one configuration:
 // its entries' grown boxes, the projection on entry k, and the vertex at an
 // end of entry k (end 0 at s = -1, 1 at s = +1) with which of the vertex's
-// faces (1 or 2) is entry k's own; ok is false at a free end.
+// faces (1 or 2) is entry k's own; ok is false at a free end. The shape
+// lives in the pass's work, so that a step allocates none.
 type antagonist struct {
-	boxes   []box
-	project func(k int, x [2]float64) projection
-	vertex  func(k, end int) (v vertex, own int, ok bool)
+	boxes []box
+	shape interface {
+		project(k int, x [2]float64) projection
+		vertex(k, end int) (v vertex, own int, ok bool)
+	}
 }
+
+func (g antagonist) project(k int, x [2]float64) projection { return g.shape.project(k, x) }
+
+func (g antagonist) vertex(k, end int) (vertex, int, bool) { return g.shape.vertex(k, end) }
 
 // geometry returns the pass's antagonist in the configuration.
 func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
+	w := ps.work
 	if a := ps.ant; a != nil {
-		ant := a.geometry(cfg, p.Alert, ps.work)
-		ps.work.boxes = ant.boxes
+		ant := a.geometry(cfg, p.Alert, w)
+		w.boxes = ant.boxes
 		return ant
 	}
 	o := p.Obstacle
 	place, centre, _ := o.place(cfg) // checked by Detect
-	ps.work.carrier = centre
+	w.carrier = centre
 	if o.Radius > 0 {
 		c := place(o.Center)
 		r := [2]float64{o.Radius, o.Radius}
-		return antagonist{
-			boxes:   []box{boxOf([2]float64{c[0] - r[0], c[1] - r[1]}, [2]float64{c[0] + r[0], c[1] + r[1]}).grow(p.Alert)},
-			project: func(_ int, x [2]float64) projection { return projectDisc(x, c, o.Radius) },
-			vertex:  func(int, int) (vertex, int, bool) { return vertex{}, 0, false },
-		}
+		w.disc = discShape{c: c, r: o.Radius}
+		w.boxes = append(w.boxes[:0], boxOf([2]float64{c[0] - r[0], c[1] - r[1]}, [2]float64{c[0] + r[0], c[1] + r[1]}).grow(p.Alert))
+		return antagonist{boxes: w.boxes, shape: &w.disc}
 	}
-	pts := make([][2]float64, len(o.Points))
-	for i, q := range o.Points {
-		pts[i] = place(q)
+	pl := &w.polyline
+	pl.pts, pl.closed = pl.pts[:0], o.closed()
+	for _, q := range o.Points {
+		pl.pts = append(pl.pts, place(q))
 	}
-	var g antagonist
-	for k := 0; k+1 < len(pts); k++ {
-		g.boxes = append(g.boxes, boxOf(pts[k], pts[k+1]).grow(p.Alert))
+	w.boxes = w.boxes[:0]
+	for k := 0; k+1 < len(pl.pts); k++ {
+		w.boxes = append(w.boxes, boxOf(pl.pts[k], pl.pts[k+1]).grow(p.Alert))
 	}
-	g.project = func(k int, x [2]float64) projection {
-		// The free side is on the left of the polyline: project on the
-		// reversed segment, whose right is that side, and flip s back.
-		pr := projectSegment(x, pts[k+1], pts[k])
-		pr.s = -pr.s
-		return pr
-	}
-	// Walking the polyline backwards keeps the obstacle on the left, as a
-	// body's boundary: vertex j ends segment j and starts segment j-1.
-	normal := func(j int) [2]float64 {
-		d := [2]float64{pts[j][0] - pts[j+1][0], pts[j][1] - pts[j+1][1]}
-		l := math.Hypot(d[0], d[1])
-		return [2]float64{d[1] / l, -d[0] / l}
-	}
+	return antagonist{boxes: w.boxes, shape: pl}
+}
+
+// discShape is a disc obstacle placed in a configuration: no vertices.
+type discShape struct {
+	c [2]float64
+	r float64
+}
+
+func (d *discShape) project(_ int, x [2]float64) projection { return projectDisc(x, d.c, d.r) }
+
+func (d *discShape) vertex(int, int) (vertex, int, bool) { return vertex{}, 0, false }
+
+// polylineShape is a polyline obstacle placed in a configuration.
+type polylineShape struct {
+	pts    [][2]float64
+	closed bool
+}
+
+func (o *polylineShape) project(k int, x [2]float64) projection {
+	// The free side is on the left of the polyline: project on the
+	// reversed segment, whose right is that side, and flip s back.
+	pr := projectSegment(x, o.pts[k+1], o.pts[k])
+	pr.s = -pr.s
+	return pr
+}
+
+// normal is segment j's outward normal. Walking the polyline backwards
+// keeps the obstacle on the left, as a body's boundary: vertex j ends
+// segment j and starts segment j-1.
+func (o *polylineShape) normal(j int) [2]float64 {
+	d := [2]float64{o.pts[j][0] - o.pts[j+1][0], o.pts[j][1] - o.pts[j+1][1]}
+	l := math.Hypot(d[0], d[1])
+	return [2]float64{d[1] / l, -d[0] / l}
+}
+
+func (o *polylineShape) vertex(k, end int) (vertex, int, bool) {
+	pts := o.pts
 	last := len(pts) - 2 // the last segment
-	g.vertex = func(k, end int) (vertex, int, bool) {
-		j := k + end
-		after, before := j, j-1 // the segments that start and end at vertex j
-		switch {
-		case (j == 0 || j == last+1) && !o.closed():
-			return vertex{}, 0, false
-		case j == 0:
-			before = last
-		case j == last+1:
-			after = 0
-		}
-		l := math.Min(dist(pts[after], pts[after+1]), dist(pts[before], pts[before+1]))
-		return vertex{x: pts[j], n1: normal(after), n2: normal(before), length: l}, 1 + end, true
+	j := k + end
+	after, before := j, j-1 // the segments that start and end at vertex j
+	switch {
+	case (j == 0 || j == last+1) && !o.closed:
+		return vertex{}, 0, false
+	case j == 0:
+		before = last
+	case j == last+1:
+		after = 0
 	}
-	return g
+	l := math.Min(dist(pts[after], pts[after+1]), dist(pts[before], pts[before+1]))
+	return vertex{x: pts[j], n1: o.normal(after), n2: o.normal(before), length: l}, 1 + end, true
 }
 
 func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
@@ -378,25 +410,37 @@ func (a *Side) geometry(cfg Config, alert float64, w *passWork) antagonist {
 			g.boxes = append(g.boxes, boxOf(X[k][0], X[k][1], c).grow(alert))
 		}
 	}
-	g.project = func(k int, x [2]float64) projection {
-		if len(a.all[k].Nodes) == 2 {
-			return projectSegment(x, X[k][0], X[k][1])
-		}
-		return projectQuadratic(x, &X[k])
-	}
-	g.vertex = func(k, end int) (vertex, int, bool) {
-		n := a.all[k].Nodes[end]
-		n1, n2, ok := a.faces(u, n)
-		if !ok {
-			return vertex{}, 0, false
-		}
-		c := a.corners[n]
-		l := math.Min(a.chord(u, c.in), a.chord(u, c.out))
-		// Entry k ends at its second node (the face before it) and starts
-		// at its first (the face after it).
-		return vertex{x: X[k][end], n1: n1, n2: n2, length: l}, 2 - end, true
-	}
+	w.side = sideShape{a: a, u: u, X: X}
+	g.shape = &w.side
 	return g
+}
+
+// sideShape is a side's edges in a configuration.
+type sideShape struct {
+	a *Side
+	u []float64
+	X [][3][2]float64
+}
+
+func (g *sideShape) project(k int, x [2]float64) projection {
+	if len(g.a.all[k].Nodes) == 2 {
+		return projectSegment(x, g.X[k][0], g.X[k][1])
+	}
+	return projectQuadratic(x, &g.X[k])
+}
+
+func (g *sideShape) vertex(k, end int) (vertex, int, bool) {
+	a := g.a
+	n := a.all[k].Nodes[end]
+	n1, n2, ok := a.faces(g.u, n)
+	if !ok {
+		return vertex{}, 0, false
+	}
+	c := a.corners[n]
+	l := math.Min(a.chord(g.u, c.in), a.chord(g.u, c.out))
+	// Entry k ends at its second node (the face before it) and starts at
+	// its first (the face after it).
+	return vertex{x: g.X[k][end], n1: n1, n2: n2, length: l}, 2 - end, true
 }
 
 // project finds, for each node of the pass's candidate side (by local
