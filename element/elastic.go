@@ -244,15 +244,24 @@ func (s Stress) VonMises() float64 {
 	return math.Sqrt((a*a+b*b+c*c)/2 + 3*s.XY*s.XY)
 }
 
+// gradsAt sets g to the physical shape gradients at reference point x of
+// a cell of kind k with node coordinates X; an inverted or degenerate map
+// there is an error naming the point.
+func gradsAt(k mesh.Kind, X [][2]float64, x [2]float64, g [][2]float64) error {
+	var dN [8][2]float64
+	var N [8]float64
+	n := len(g)
+	Shape(k, x, N[:n], dN[:n])
+	det := mapGrad(X, dN[:n], g)
+	return checkDet(det, minDet(k, X), point{Q: -1, X: x})
+}
+
 // StressAt returns the stress at reference point x of a cell of kind k with
 // node coordinates X and nodal displacements u (node-major).
 func StressAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Elastic) (Stress, error) {
-	var dN, g [8][2]float64
-	var N [8]float64
+	var g [8][2]float64
 	n := k.NumNodes()
-	Shape(k, x, N[:n], dN[:n])
-	det := mapGrad(X, dN[:n], g[:n])
-	if err := checkDet(det, minDet(k, X), point{Q: -1, X: x}); err != nil {
+	if err := gradsAt(k, X, x, g[:n]); err != nil {
 		return Stress{}, err
 	}
 	var exx, eyy, gxy float64

@@ -223,12 +223,9 @@ func addTangent(ke []float64, nd int, g [][2]float64, F [2][2]float64, r Respons
 // and nodal displacements u (node-major), the out-of-plane component
 // S_33 / J.
 func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperelastic) (Stress, error) {
-	var dN, g [8][2]float64
-	var N [8]float64
+	var g [8][2]float64
 	n := k.NumNodes()
-	Shape(k, x, N[:n], dN[:n])
-	det := mapGrad(X, dN[:n], g[:n])
-	if err := checkDet(det, minDet(k, X), point{Q: -1, X: x}); err != nil {
+	if err := gradsAt(k, X, x, g[:n]); err != nil {
 		return Stress{}, err
 	}
 	F := deformation(g[:n], u)

@@ -307,9 +307,19 @@ func addGDG(ke []float64, nd int, g [][2]float64, D *mat4, c float64) {
 	}
 }
 
+// defaults are the kinds tabulated on their default rules, read-only:
+// stress recovery evaluates Theta at every node of every cell.
+var defaults = func() map[mesh.Kind]*Element {
+	m := map[mesh.Kind]*Element{}
+	for _, k := range mesh.Kinds {
+		m[k] = New(k)
+	}
+	return m
+}()
+
 // meanVolumeRatio is Theta of a cell of kind k on its default rule.
 func meanVolumeRatio(k mesh.Kind, X [][2]float64, u []float64) (float64, error) {
 	var w Workspace
-	_, _, Theta, err := New(k).dilatation(X, u, 1, &w)
+	_, _, Theta, err := defaults[k].dilatation(X, u, 1, &w)
 	return Theta, err
 }

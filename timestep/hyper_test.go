@@ -8,10 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/assemble"
-	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/mesh"
-	"github.com/fecontact/fecontact/signorini"
 )
 
 // rubberMat is the disc material of [BRF] (seeds/003), nu a little below
@@ -276,21 +274,8 @@ func TestHyperBarOnWall(t *testing.T) {
 		modified bool
 	}{{0, false}, {element.StVenantKirchhoff, false}, {element.NeoHookean, false}, {element.StVenantKirchhoff, true}, {element.NeoHookean, true}} {
 		law := tc.law
-		m, err := mesh.Rectangle([2]float64{1e-5, 0}, L, A, 40, 1, mesh.Q4)
-		require.NoError(t, err)
-		s, err := assemble.NewSpace(m)
-		require.NoError(t, err)
-		bar, err := NewBody("bar", s, element.Elastic{E: E, Nu: 0, Rho: rho}, BodyOptions{Law: law})
-		require.NoError(t, err)
-		bar.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-1, 0} })
-		side, err := contact.NewSide(0, m, s.DOFs, "left", 1)
-		require.NoError(t, err)
-		wall := &contact.Obstacle{Name: "wall", Points: [][2]float64{{0, 1}, {0, -1}}}
-		det, err := contact.NewDetector(&contact.Pair{Name: "bar-wall", Candidate: side, Obstacle: wall, Alert: 1e-3})
-		require.NoError(t, err)
 		h := 1e-6
-		sim, err := NewSimulation([]*Body{bar}, det, SimOptions{H: h, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
-		require.NoError(t, err)
+		sim, bar := barOnWall(t, element.Elastic{E: E, Nu: 0, Rho: rho}, BodyOptions{Law: law}, L, A, h)
 		sim.Stepper.SetModifiedNewton(tc.modified)
 		e0 := sim.Stepper.TotalEnergy()
 		first, last, resolves, iters, factors := 0, 0, 0, 0, 0

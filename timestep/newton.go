@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/james-bowman/sparse"
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fecontact/fecontact/assemble"
@@ -154,15 +153,7 @@ func (st *state) linearize(h, th float64) error {
 	for i, r := range hs.res {
 		hs.neg[i] = -r
 	}
-	st.factor.Forward(st.y, hs.neg)
-	nb := len(st.eqB)
-	copy(st.yB, st.y[len(st.y)-nb:])
-	trsv(blas.Trans, st.lbb, st.yB)
-	for k, e := range st.eqB {
-		st.vfree[e] = hs.v1[e] + st.yB[k]
-	}
-	clear(st.r)
-	st.impulse = false
+	st.startSolve(hs.neg, hs.v1)
 	return nil
 }
 

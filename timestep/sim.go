@@ -341,6 +341,18 @@ func (s *Simulation) Step() (StepStats, error) {
 		}
 	}
 	var vpred [][]float64 // the predicted end velocities the problem was built on, if any
+	// resolve builds the contact problem again (new units, or a new
+	// Newton tangent) and solves it.
+	resolve := func() error {
+		if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
+			return err
+		}
+		if res, err = s.solve(prob, units, &stats); err != nil {
+			return err
+		}
+		s.impulses(units, res, active)
+		return nil
+	}
 	if len(units) > 0 {
 		if res, err = s.solve(prob, units, &stats); err != nil {
 			return stats, err
@@ -358,13 +370,9 @@ func (s *Simulation) Step() (StepStats, error) {
 			stats.Corrected++
 			units, vpred = append(punits, rigidUnits...), vp
 			s.startRigid(units, t)
-			if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
+			if err := resolve(); err != nil {
 				return stats, err
 			}
-			if res, err = s.solve(prob, units, &stats); err != nil {
-				return stats, err
-			}
-			s.impulses(units, res, active)
 		}
 	}
 	// A hyperelastic body's Newton loop: each update solves the contact
@@ -386,13 +394,9 @@ func (s *Simulation) Step() (StepStats, error) {
 		}
 		stats.Newton++
 		if len(units) > 0 {
-			if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
+			if err := resolve(); err != nil {
 				return stats, err
 			}
-			if res, err = s.solve(prob, units, &stats); err != nil {
-				return stats, err
-			}
-			s.impulses(units, res, active)
 		}
 	}
 	if s.Rigid != nil {

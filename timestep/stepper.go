@@ -266,17 +266,23 @@ func (st *state) begin(h, th, t float64) error {
 		ft := th*st.f1[i] + (1-th)*st.f0[i]
 		st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
 	}
-	st.factor.Forward(st.y, st.rhs)
-	// Free velocity on B: the last block of the backward substitution.
+	st.startSolve(st.rhs, b.V)
+	return nil
+}
+
+// startSolve begins the solve of Mhat dv = rhs (y = L^-1 P rhs) and sets
+// the free velocity base + dv_free on the contact boundary B, the last
+// block of the backward substitution; the impulses are cleared.
+func (st *state) startSolve(rhs, base []float64) {
+	st.factor.Forward(st.y, rhs)
 	nb := len(st.eqB)
 	copy(st.yB, st.y[len(st.y)-nb:])
 	trsv(blas.Trans, st.lbb, st.yB)
 	for k, e := range st.eqB {
-		st.vfree[e] = b.V[e] + st.yB[k]
+		st.vfree[e] = base[e] + st.yB[k]
 	}
 	clear(st.r)
 	st.impulse = false
-	return nil
 }
 
 // parallelDOFs is the size of a model from which the bodies' solves run

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/vtkcheck"
+	"github.com/fecontact/fecontact/scene"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -261,16 +263,13 @@ func TestPlot(t *testing.T) {
 	}
 }
 
-// TestExplore surveys a disk resting on two fixed disks (a scene of one
-// step): the forces sampled in both modalities lie on the segment that its
-// equilibrium allows, which explore.txt reports and solutions.csv lists.
-func TestExplore(t *testing.T) {
-	dir := t.TempDir()
-	sc := filepath.Join(dir, "grain.toml")
-	require.NoError(t, os.WriteFile(sc, []byte(`
+// grainOnTwo is a scene of a disk above two fixed disks, its centre at
+// height y, run for duration at h = 1 ms.
+func grainOnTwo(duration, y float64) string {
+	return fmt.Sprintf(`
 [time]
 h = 1e-3
-duration = 1e-3
+duration = %g
 
 [[rigid]]
 name = "A"
@@ -287,7 +286,7 @@ motion = { type = "fixed" }
 [[rigid]]
 name = "top"
 radius = 0.05
-position = [0.0, 0.08]
+position = [0.0, %g]
 rho = 1000
 gravity = [0.0, -9.81]
 
@@ -295,7 +294,16 @@ gravity = [0.0, -9.81]
 [[rigid_contacts.rule]]
 groups = ["*", "*"]
 mu = 0.3
-`), 0o644))
+`, duration, y)
+}
+
+// TestExplore surveys a disk resting on two fixed disks (a scene of one
+// step): the forces sampled in both modalities lie on the segment that its
+// equilibrium allows, which explore.txt reports and solutions.csv lists.
+func TestExplore(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "grain.toml")
+	require.NoError(t, os.WriteFile(sc, []byte(grainOnTwo(1e-3, 0.08)), 0o644))
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := fecontact("explore", sc, "-o", out, "--solutions", "40")
 	require.Equal(t, 0, code, stderr)
@@ -338,35 +346,7 @@ mu = 0.3
 func TestExploreState(t *testing.T) {
 	dir := t.TempDir()
 	sc := filepath.Join(dir, "drop.toml")
-	scene := `
-[time]
-h = 1e-3
-duration = 0.05
-
-[[rigid]]
-name = "A"
-radius = 0.05
-position = [-0.06, 0.0]
-motion = { type = "fixed" }
-
-[[rigid]]
-name = "B"
-radius = 0.05
-position = [0.06, 0.0]
-motion = { type = "fixed" }
-
-[[rigid]]
-name = "top"
-radius = 0.05
-position = [0.0, 0.085]
-rho = 1000
-gravity = [0.0, -9.81]
-
-[rigid_contacts]
-[[rigid_contacts.rule]]
-groups = ["*", "*"]
-mu = 0.3
-`
+	scene := grainOnTwo(0.05, 0.085)
 	require.NoError(t, os.WriteFile(sc, []byte(scene), 0o644))
 	run := filepath.Join(dir, "run")
 	code, stdout, stderr := fecontact("run", sc, "-o", run, "--quiet")
@@ -512,6 +492,13 @@ obstacle = "wall"
 	require.Equal(t, 0, code, stderr+stdout)
 	_, err = os.Stat(filepath.Join(out, "sweep.png"))
 	assert.NoError(t, err, stderr)
+	// Only words: sweep.csv, and no picture to draw.
+	out = filepath.Join(dir, "words")
+	code, stdout, stderr = fecontact("sweep", sc, "--set", `solver.order="natural"|"random"`, "-o", out)
+	require.Equal(t, 0, code, stderr+stdout)
+	assert.Contains(t, stdout, "wrote "+out+": sweep.csv and variant_*/")
+	_, err = os.Stat(filepath.Join(out, "sweep.png"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -524,6 +511,27 @@ obstacle = "wall"
 		code, _, stderr := fecontact(append(tc.args, "-o", filepath.Join(dir, "x"))...)
 		assert.Equal(t, 2, code, "%v", tc.args)
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}
+
+// TestSweepInterrupted: once the sweep's context is done (a signal), no
+// variant starts and each says it was interrupted.
+func TestSweepInterrupted(t *testing.T) {
+	sc, err := scene.Decode(strings.NewReader(grainOnTwo(1e-3, 0.08)), "grain.toml")
+	require.NoError(t, err)
+	variants := product(sets{{key: "time.h", values: []string{"1e-3", "5e-4", "2e-4"}}})
+	scenes := []*scene.Scene{sc, sc, sc}
+	for k, v := range variants {
+		v.dir = filepath.Join(t.TempDir(), fmt.Sprint(k))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out strings.Builder
+	runVariants(ctx, scenes, variants, 2, &out, sets{{key: "time.h"}})
+	for k, v := range variants {
+		assert.ErrorIs(t, v.err, errInterrupted, "variant %d", k+1)
+		_, err := os.Stat(v.dir)
+		assert.ErrorIs(t, err, os.ErrNotExist, "variant %d ran", k+1)
 	}
 }
 

@@ -2,19 +2,21 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -192,7 +194,11 @@ func sweepCmd(args []string, stdout io.Writer) error {
 		scenes[k].Files = base.Files
 	}
 	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", base.Name, len(variants), *jobs, *out)
-	runVariants(scenes, variants, *jobs, stdout, set)
+	// SIGINT and SIGTERM end the running variants after their current
+	// step (each run sees the signal too) and start no more.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runVariants(ctx, scenes, variants, *jobs, stdout, set)
 	failed := 0
 	for k, v := range variants {
 		if v.err != nil {
@@ -200,10 +206,18 @@ func sweepCmd(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "variant %d (%s) failed: %v\n", k+1, describe(set, v), v.err)
 		}
 	}
-	if err := writeSweep(*out, set, variants); err != nil {
+	drawn, err := writeSweep(*out, set, variants)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: sweep.csv, sweep.png and variant_*/\n", *out)
+	files := "sweep.csv"
+	if drawn {
+		files += ", sweep.png"
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s and variant_*/\n", *out, files)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: %d of %d variants did not finish (sweep.csv marks them)", errInterrupted, failed, len(variants))
+	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d variants failed (sweep.csv marks them)", failed, len(variants))
 	}
@@ -243,8 +257,10 @@ func describe(set sets, v *variant) string {
 	return strings.Join(parts, ", ")
 }
 
-// runVariants runs the scenes on jobs workers, each into its folder.
-func runVariants(scenes []*scene.Scene, variants []*variant, jobs int, stdout io.Writer, set sets) {
+// runVariants runs the scenes on jobs workers, each into its folder. Once
+// ctx is done no variant starts, and those left are marked interrupted
+// (a running one ends after its step with simulate's errInterrupted).
+func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant, jobs int, stdout io.Writer, set sets) {
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -271,7 +287,17 @@ func runVariants(scenes []*scene.Scene, variants []*variant, jobs int, stdout io
 		}()
 	}
 	for k := range variants {
-		next <- k
+		if ctx.Err() == nil {
+			select {
+			case next <- k:
+				continue
+			case <-ctx.Done():
+			}
+		}
+		for _, rest := range variants[k:] {
+			rest.err = fmt.Errorf("%w before it started", errInterrupted)
+		}
+		break
 	}
 	close(next)
 	wg.Wait()
@@ -335,12 +361,13 @@ func readResult(path string, h float64) (sweepResult, error) {
 	return res, nil
 }
 
-// writeSweep writes sweep.csv (one row per variant) and sweep.png (the
-// contact duration against the first setting, a line per value of the
-// others; array values by their norm).
-func writeSweep(dir string, set sets, variants []*variant) error {
+// writeSweep writes sweep.csv (one row per variant) and, when a finished
+// variant has a setting with numbers, sweep.png (the contact duration
+// against the first such setting, a line per value of the others; array
+// values by their norm), and says whether it drew it.
+func writeSweep(dir string, set sets, variants []*variant) (bool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return false, err
 	}
 	err := atomicfile.Write(filepath.Join(dir, "sweep.csv"), func(w io.Writer) error {
 		cw := csv.NewWriter(w)
@@ -373,14 +400,14 @@ func writeSweep(dir string, set sets, variants []*variant) error {
 		return cw.Error()
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	return sweepPlot(filepath.Join(dir, "sweep.png"), set, variants)
 }
 
 // sweepPlot draws the contact duration against the first key whose
 // values are numbers, a line per combination of the other keys.
-func sweepPlot(path string, set sets, variants []*variant) error {
+func sweepPlot(path string, set sets, variants []*variant) (bool, error) {
 	x := -1
 	for k := range set {
 		if slices.ContainsFunc(variants, func(v *variant) bool { _, err := numbers(v.values[k]); return err == nil && v.err == nil }) {
@@ -389,7 +416,7 @@ func sweepPlot(path string, set sets, variants []*variant) error {
 		}
 	}
 	if x < 0 {
-		return errors.New("sweep.png: no --set has a numeric value with a run that finished")
+		return false, nil // nothing to draw
 	}
 	p := plot.New()
 	p.Title.Text = "contact duration"
@@ -410,7 +437,7 @@ func sweepPlot(path string, set sets, variants []*variant) error {
 	for k, label := range order {
 		l, s, err := plotter.NewLinePoints(lines[label])
 		if err != nil {
-			return err
+			return false, err
 		}
 		l.Color, s.Color = plotutil.Color(k), plotutil.Color(k)
 		p.Add(l, s)
@@ -418,7 +445,7 @@ func sweepPlot(path string, set sets, variants []*variant) error {
 			p.Legend.Add(label, l, s)
 		}
 	}
-	return atomicfile.Write(path, func(w io.Writer) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
 		wt, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, "png")
 		if err != nil {
 			return err
@@ -426,6 +453,7 @@ func sweepPlot(path string, set sets, variants []*variant) error {
 		_, err = wt.WriteTo(w)
 		return err
 	})
+	return err == nil, err
 }
 
 func norm(x []float64) float64 {
