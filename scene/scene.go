@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -182,11 +184,42 @@ func Load(path string) (*Scene, error) {
 	return Decode(f, path)
 }
 
+// unknownKeys names each key the scene does not know, once, with the
+// lines where it is set (the decoder gives keys, not positions: a line
+// that starts with the key's last part and "=" is where it is set).
+func unknownKeys(name, text string, und []toml.Key) error {
+	lines := strings.Split(text, "\n")
+	var msgs []string
+	seen := map[string]bool{}
+	for _, k := range und {
+		key := k.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		var at []string
+		for i, l := range lines {
+			if left, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(left) == k[len(k)-1] {
+				at = append(at, strconv.Itoa(i+1))
+			}
+		}
+		if len(at) > 0 {
+			key += " (line " + strings.Join(at, ", ") + ")"
+		}
+		msgs = append(msgs, key)
+	}
+	return fmt.Errorf("%s: unknown key %s (check the spelling against the README's scene reference)", name, strings.Join(msgs, "; "))
+}
+
 // Decode reads and checks a scene; name is used in messages and its folder
 // for relative Gmsh paths.
 func Decode(r io.Reader, name string) (*Scene, error) {
 	var s Scene
-	md, err := toml.NewDecoder(r).Decode(&s)
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	md, err := toml.NewDecoder(bytes.NewReader(text)).Decode(&s)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
@@ -195,11 +228,7 @@ func Decode(r io.Reader, name string) (*Scene, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("%s: unknown key %s (check the spelling against the README's scene reference)", name, strings.Join(keys, ", "))
+		return nil, unknownKeys(name, string(text), und)
 	}
 	s.Name, s.Dir = name, filepath.Dir(name)
 	if err := s.explicitZeros(md); err != nil {

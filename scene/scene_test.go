@@ -34,6 +34,7 @@ func TestDecodeErrors(t *testing.T) {
 		name, edit, want string
 	}{
 		{"unknown key", minimal + "\n[output]\nevry = 3\n", `scene.toml: unknown key output.evry`},
+		{"unknown keys, where", minimal + "densty = 3\n\n[output]\nevry = 3\n", `scene.toml: unknown key body.densty (line 12); output.evry (line 15)`},
 		{"syntax", minimal + "[solver\n", "expected '.' or ']' to end table name"},
 		{"negative density", strings.Replace(minimal, "rho = 1000", "rho = -7800", 1), `body "b": rho = -7800: expected a positive density`},
 		{"zero step", strings.Replace(minimal, "h = 1e-6", "h = 0.0", 1), "[time]: h = 0: expected a positive time step"},
