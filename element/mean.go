@@ -287,21 +287,24 @@ func firstPiola(F [2][2]float64, r Response) (vec4, mat4) {
 }
 
 // addGDG adds c G'DG to ke, G mapping node-major displacements to vec F at
-// a point of shape gradients g.
+// a point of shape gradients g: with (DG)_(b,k) = sum_L D[.][2k+L] g_b,L
+// formed once per column, entry ((a,i),(b,k)) is sum_J g_a,J (DG)_(b,k)[2i+J].
 func addGDG(ke []float64, nd int, g [][2]float64, D *mat4, c float64) {
+	var dg [16]vec4 // DG's columns, 2 per node
+	for b := range g {
+		for k := range 2 {
+			col := &dg[2*b+k]
+			for r := range 4 {
+				col[r] = c * (D[r][2*k]*g[b][0] + D[r][2*k+1]*g[b][1])
+			}
+		}
+	}
 	for a := range g {
 		for i := range 2 {
 			row := ke[(2*a+i)*nd : (2*a+i+1)*nd]
-			for b := range g {
-				for k := range 2 {
-					var v float64
-					for J := range 2 {
-						for L := range 2 {
-							v += g[a][J] * D[2*i+J][2*k+L] * g[b][L]
-						}
-					}
-					row[2*b+k] += c * v
-				}
+			ga0, ga1 := g[a][0], g[a][1]
+			for col := range nd {
+				row[col] += ga0*dg[col][2*i] + ga1*dg[col][2*i+1]
 			}
 		}
 	}

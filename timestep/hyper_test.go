@@ -8,8 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/signorini"
 )
 
 // rubberMat is the disc material of [BRF] (seeds/003), nu a little below
@@ -314,4 +316,78 @@ func TestHyperBarOnWall(t *testing.T) {
 		assert.InDelta(t, ref[0], got, 2.5*h, "%v: contact duration against the linear model's", law)
 		assert.InDelta(t, ref[1], v, 1e-3, "%v: exit velocity against the linear model's", law)
 	}
+}
+
+// TestHyperAtRest: a nearly incompressible neo-Hookean block (nu =
+// 0.4999, mean dilatation, Q8) set on a floor under gravity ramped over
+// 0.1 s, with mass damping, 5 000 steps of 0.1 ms, under full and
+// modified Newton. Near rest a step's momentum and forces are so small
+// that 1e-10 of them lies below the round-off of the internal force
+// (lambda = 5000 mu): Newton stops at that round-off instead of failing at
+// the first step. The block settles: the floor carries its weight within
+// 1e-5 (2e-6 measured), its centre moves by less than 1e-9 m over the last 1 000 steps,
+// no node goes in by more than 1e-12 m, the contact's work of a step is
+// never positive beyond 1e-9 of m g H (measured 4e-13 J against 2.5e-12),
+// the ledger closes, and both Newtons give the same stored energy to
+// 1e-6.
+func TestHyperAtRest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 5 s")
+	}
+	const rho, W, H, g = 1000.0, 0.1, 0.05, 9.81
+	var stored [2]float64
+	for k, modified := range []bool{false, true} {
+		m, err := mesh.Rectangle([2]float64{}, W, H, 8, 4, mesh.Q8)
+		require.NoError(t, err)
+		s, err := assemble.NewSpace(m)
+		require.NoError(t, err)
+		b, err := NewBody("block", s, element.Elastic{E: 1e6, Nu: 0.4999, Rho: rho}, BodyOptions{
+			Law: element.NeoHookean, Dilatation: element.MeanDilatation,
+			Gravity: [2]float64{0, -g}, Ramp: 0.1, Damping: Rayleigh{Alpha: 40},
+		})
+		require.NoError(t, err)
+		side, err := contact.NewSide(0, m, s.DOFs, "bottom", 1)
+		require.NoError(t, err)
+		floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+		det, err := contact.NewDetector(&contact.Pair{Name: "floor", Candidate: side, Obstacle: floor, Mu: 0.3})
+		require.NoError(t, err)
+		const h = 1e-4
+		sim, err := NewSimulation([]*Body{b}, det, SimOptions{H: h, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
+		require.NoError(t, err)
+		sim.Stepper.SetModifiedNewton(modified)
+		var y4000, maxWork float64
+		for i := 1; i <= 5000; i++ {
+			before := sim.NormalWork + sim.PushOutWork
+			st, err := sim.Step()
+			require.NoError(t, err, "modified %v, step %d", modified, i)
+			e := sim.TotalEnergy()
+			maxWork = math.Max(maxWork, sim.NormalWork+sim.PushOutWork-before)
+			require.InDelta(t, 0, e.Balance(), 1e-9*math.Abs(e.External)+1e-15, "modified %v, step %d: ledger", modified, i)
+			require.Greater(t, st.MinGap, -1e-12, "modified %v, step %d", modified, i)
+			if i == 4000 {
+				y4000 = centreY(b)
+			}
+		}
+		var fy float64
+		for _, c := range sim.Contacts() {
+			fy += c.Impulse[0] * c.Weight / h
+		}
+		stored[k] = sim.TotalEnergy().Elastic
+		t.Logf("modified Newton %v: floor force %.8g N/m against the weight %.8g, centre moved %.2g m over the last 1 000 steps, stored %.6g J, contact work of a step up to %.2g J",
+			modified, fy, rho*g*W*H, centreY(b)-y4000, stored[k], maxWork)
+		assert.LessOrEqual(t, maxWork, 1e-9*rho*g*W*H*H, "modified %v: contact work of a step", modified)
+		assert.InDelta(t, rho*g*W*H, fy, 1e-5*rho*g*W*H, "modified %v: the floor carries the weight", modified)
+		assert.InDelta(t, y4000, centreY(b), 1e-9, "modified %v: at rest", modified)
+	}
+	assert.InDelta(t, stored[0], stored[1], 1e-6*stored[0], "full and modified Newton")
+}
+
+// centreY is the mean height of a body's nodes.
+func centreY(b *Body) float64 {
+	u := b.Displacement()
+	var y float64
+	for n, x := range b.Space.Mesh.Nodes {
+		y += x[1] + u[2*n+1]
+	}
+	return y / float64(len(b.Space.Mesh.Nodes))
 }

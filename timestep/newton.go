@@ -54,6 +54,7 @@ type hyperState struct {
 	v1, q1, res  []float64
 	neg          []float64 // -res, the right-hand side of an update
 	scale        float64   // of the step's momentum and forces
+	floor        float64   // the internal force's round-off (see roundOff)
 	iters        int       // Newton updates of the current or last step
 	t            float64   // the end of the current step
 	// Modified Newton keeps the factor of an earlier tangent, across
@@ -71,7 +72,31 @@ func newHyperState(b *Body) *hyperState {
 	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res, &h.neg} {
 		*p = make([]float64, n)
 	}
+	h.floor = roundOff(b)
 	return h
+}
+
+// roundOff is the size of the round-off in a hyperelastic body's internal
+// force: its stiffness at rest times the round-off of its coordinates,
+// max K_ii eps max|X|. A body near rest (under a load ramped from zero) has
+// a step whose momentum and forces are so small that newtonTol of them is
+// below it: with nu near 1/2, lambda's share of S = lambda tr(E) I + ...
+// comes from E = (C - I)/2 and carries lambda eps. Newton stops there.
+func roundOff(b *Body) float64 {
+	raw := b.K.RawMatrix()
+	var kmax float64
+	for i := range raw.I {
+		for e := raw.Indptr[i]; e < raw.Indptr[i+1]; e++ {
+			if raw.Ind[e] == i {
+				kmax = math.Max(kmax, raw.Data[e])
+			}
+		}
+	}
+	var xmax float64
+	for _, x := range b.Space.Mesh.Nodes {
+		xmax = math.Max(xmax, math.Max(math.Abs(x[0]), math.Abs(x[1])))
+	}
+	return kmax * xmax * 0x1p-52
 }
 
 // internal sets dst to the internal force at q (and K_T, when kt is not
@@ -197,7 +222,7 @@ func (st *state) advanceHyper(h, th float64) (bool, error) {
 		scale = math.Max(scale, math.Abs(st.r[i]))
 		resid = math.Max(resid, math.Abs(r-st.r[i]))
 	}
-	if resid <= newtonTol*scale || resid == 0 {
+	if resid <= math.Max(newtonTol*scale, h*hs.floor) {
 		return true, nil
 	}
 	if hs.iters >= maxNewton {
