@@ -1,6 +1,9 @@
 package contact
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // box is an axis-aligned bounding box.
 type box struct{ lo, hi [2]float64 }
@@ -82,10 +85,7 @@ func (g *grid) build(boxes []box) {
 
 // resize returns s with length n and zero entries, reusing its storage.
 func resize(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	s = s[:n]
+	s = slices.Grow(s[:0], n)[:n] // amortised: a size that creeps up reallocates rarely
 	clear(s)
 	return s
 }

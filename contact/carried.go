@@ -14,7 +14,7 @@ import (
 // unit per edge whose closest point to its centre is inside the edge (two
 // in a valley), or one at the side's vertex when none is. Each unit is a
 // point force: weight 1, impulse in N s.
-func (d *Detector) carriedUnits(units []Unit, points []Point, pi int, p *Pair, cfg Config) ([]Unit, []Point) {
+func (d *Detector) carriedUnits(r *detection, pi int, p *Pair, cfg Config) {
 	o, side, w := p.Obstacle, p.Candidate, p.carried
 	place, centre, _ := o.place(cfg) // checked by Detect
 	ant := side.geometry(cfg, p.Alert+o.Radius, w)
@@ -23,11 +23,12 @@ func (d *Detector) carriedUnits(units []Unit, points []Point, pi int, p *Pair, c
 	vObs := o.motion().Velocity(cfg.Time)
 	add := func(node, k int, x [2]float64, pr projection, gap float64) {
 		q := Point{Pair: pi, Reverse: true, Node: node, X: x, Xa: pr.xa, N: pr.n, T: [2]float64{-pr.n[1], pr.n[0]}, Gap: gap, Edge: k, S: pr.s}
-		points = append(points, q)
-		units = append(units, carriedUnit(p, o, side, q, centre, vObs))
+		r.points = append(r.points, q)
+		w.scratch = carriedRows(w.scratch[:0], o, side, q, centre)
+		r.units = append(r.units, carriedUnit(p, o, q, vObs, r.entries(w.scratch)))
 	}
 	if o.Radius > 0 {
-		c := place(o.Center)
+		c := place.at(o.Center)
 		var best projection
 		bestK, interior := -1, false
 		for _, k := range w.grid.near(w.near[:0], c) {
@@ -48,14 +49,14 @@ func (d *Detector) carriedUnits(units []Unit, points []Point, pi int, p *Pair, c
 			x := [2]float64{c[0] - o.Radius*best.n[0], c[1] - o.Radius*best.n[1]}
 			add(bestK, bestK, x, best, best.gap-o.Radius)
 		}
-		return units, points
+		return
 	}
 	vs := o.Points
 	if o.closed() {
 		vs = vs[:len(vs)-1]
 	}
 	for j, v := range vs {
-		x := place(v)
+		x := place.at(v)
 		best, bestK := projection{}, -1
 		for _, k := range w.grid.near(w.near[:0], x) {
 			if pr := ant.project(k, x); pr.dist <= p.Alert && (bestK < 0 || pr.better(best, p.Alert)) {
@@ -68,16 +69,15 @@ func (d *Detector) carriedUnits(units []Unit, points []Point, pi int, p *Pair, c
 		best = atVertex(x, best, bestK, ant, func() [][2]float64 { return polygonFaces(vs, j, place) })
 		add(j, bestK, x, best, best.gap)
 	}
-	return units, points
 }
 
 // polygonFaces returns the outward normals of the two edges of a carried
 // polyline at its vertex j (the obstacle on the polyline's right: outward
 // is the left normal), placed.
-func polygonFaces(vs [][2]float64, j int, place func([2]float64) [2]float64) [][2]float64 {
+func polygonFaces(vs [][2]float64, j int, place placement) [][2]float64 {
 	n := len(vs)
 	left := func(a, b [2]float64) [2]float64 {
-		a, b = place(a), place(b)
+		a, b = place.at(a), place.at(b)
 		d := [2]float64{b[0] - a[0], b[1] - a[1]}
 		l := dist(a, b)
 		return [2]float64{-d[1] / l, d[0] / l}
@@ -86,20 +86,28 @@ func polygonFaces(vs [][2]float64, j int, place func([2]float64) [2]float64) [][
 }
 
 // carriedUnit makes the unit of a carried body's point q against the
-// side's edge q.Edge: +n, +t and +(r x n), +(r x t) on the body's x, y and
-// rotation (r from its centre to the point), -N_k n, -N_k t on the edge's
-// nodes; a driven body's velocity is the Rigid term instead.
-func carriedUnit(p *Pair, o *Obstacle, side *Side, q Point, centre [2]float64, vObs [2]float64) Unit {
+// side's edge q.Edge, with the given entries (carriedRows); a driven
+// body's velocity is the Rigid term.
+func carriedUnit(p *Pair, o *Obstacle, q Point, vObs [2]float64, es []Entry) Unit {
 	n, t := q.N, q.T
-	u := Unit{Key: Key{Pair: q.Pair, Node: q.Node, Edge: q.Edge, Reverse: true}, X: q.X, N: n, T: t, Gap: q.Gap, Weight: 1, Mu: p.Mu}
-	var es []Entry
+	u := Unit{Key: Key{Pair: q.Pair, Node: q.Node, Edge: q.Edge, Reverse: true}, X: q.X, N: n, T: t, Gap: q.Gap, Weight: 1, Mu: p.Mu, Entries: es}
+	if o.Motion != nil {
+		u.ObsN, u.ObsT = [2]float64{-n[0], -n[1]}, [2]float64{-t[0], -t[1]}
+		u.Rigid = u.RigidAt(vObs)
+	}
+	return u
+}
+
+// carriedRows appends to es the rows of a carried body's point q against
+// the side's edge q.Edge: +n, +t and +(r x n), +(r x t) on a free body's
+// x, y and rotation (r from its centre to the point), -N_k n, -N_k t on
+// the edge's nodes.
+func carriedRows(es []Entry, o *Obstacle, side *Side, q Point, centre [2]float64) []Entry {
+	n, t := q.N, q.T
 	if o.Motion == nil {
 		r := [2]float64{q.X[0] - centre[0], q.X[1] - centre[1]}
 		es = append(es, Entry{Body: o.Body, Eq: 0, N: n[0], T: t[0]}, Entry{Body: o.Body, Eq: 1, N: n[1], T: t[1]},
 			Entry{Body: o.Body, Eq: 2, N: cross(r, n), T: cross(r, t)})
-	} else {
-		u.ObsN, u.ObsT = [2]float64{-n[0], -n[1]}, [2]float64{-t[0], -t[1]}
-		u.Rigid = u.RigidAt(vObs)
 	}
 	e := side.edge(q.Edge)
 	var N [3]float64
@@ -111,6 +119,5 @@ func carriedUnit(p *Pair, o *Obstacle, side *Side, q Point, centre [2]float64, v
 			}
 		}
 	}
-	u.Entries = merge(es)
-	return u
+	return es
 }

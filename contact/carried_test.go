@@ -67,17 +67,22 @@ func TestCarriedHIsTheGapDerivative(t *testing.T) {
 			require.Positive(t, reverse, "the body's own pass")
 			require.Greater(t, len(units), reverse, "the block's nodes")
 			v := [][]float64{vel, body[:]}
+			// Detect's results last until the next Detect but one.
+			keys, rates := make([]Key, len(units)), make([]float64, len(units))
+			for k, u := range units {
+				keys[k], rates[k] = u.Key, u.Velocity(v)[0]
+			}
 			const eps = 1e-8
 			plus, _, err := d.Detect(cfg(eps))
 			require.NoError(t, err)
 			minus, _, err := d.Detect(cfg(-eps))
 			require.NoError(t, err)
-			require.Len(t, plus, len(units))
-			require.Len(t, minus, len(units))
-			for k, u := range units {
-				require.Equal(t, u.Key, plus[k].Key)
+			require.Len(t, plus, len(keys))
+			require.Len(t, minus, len(keys))
+			for k, key := range keys {
+				require.Equal(t, key, plus[k].Key)
 				fd := (plus[k].Gap - minus[k].Gap) / (2 * eps)
-				assert.InDelta(t, fd, u.Velocity(v)[0], 1e-6, "unit %d %+v", k, u.Key)
+				assert.InDelta(t, fd, rates[k], 1e-6, "unit %d %+v", k, key)
 			}
 		})
 	}

@@ -129,8 +129,10 @@ func alertLimit(sides ...*Side) float64 {
 type Detector struct {
 	Pairs []*Pair
 
-	boundaries map[*mesh.Mesh][]mesh.Edge // for Overlaps
-	segs       [][2][2]float64            // Overlaps' boundary segments, reused
+	boundaries map[*mesh.Mesh][]mesh.Edge // for Overlaps, found by NewDetector
+	gauge      gauge                      // Overlaps' depth measure, reused
+	out        [2]detection               // Detect's results, used in turn
+	turn       int
 }
 
 // NewDetector checks the pairs and computes their pairing matrices.
@@ -154,7 +156,15 @@ func NewDetector(pairs ...*Pair) (*Detector, error) {
 			p.carried = &passWork{}
 		}
 	}
-	return &Detector{Pairs: pairs}, nil
+	d := &Detector{Pairs: pairs, boundaries: map[*mesh.Mesh][]mesh.Edge{}}
+	for _, p := range pairs {
+		for _, ps := range p.passes {
+			if ps.ant != nil {
+				d.boundary(ps.ant.Mesh)
+			}
+		}
+	}
+	return d, nil
 }
 
 // Config is the configuration detection looks at: the time (for obstacle
@@ -250,16 +260,16 @@ const reverseDepth = 0.005
 // leaving out those next to a candidate node already paired with one of
 // their edges (identical meshes face to face give no reverse unit at all).
 // Points and units are in pair, pass and node order: the result does not
-// depend on map order or timing. A Detector reuses its storage from one
-// detection to the next, so it is not safe for concurrent use.
+// depend on map order or timing.
+//
+// A Detector reuses its storage, so it is not safe for concurrent use, and
+// the units and points it returns stay valid until the next Detect but one:
+// a step may detect again about a predicted configuration while it holds
+// the units of the start, with no allocation once the storage has grown.
 func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
-	var units []Unit
-	var points []Point
-	for _, p := range d.Pairs {
-		for _, ps := range p.passes {
-			units = slices.Grow(units, len(ps.weights))
-		}
-	}
+	d.turn ^= 1
+	r := &d.out[d.turn]
+	r.reset()
 	for pi, p := range d.Pairs {
 		if p.Obstacle != nil {
 			if _, _, err := p.Obstacle.place(cfg); err != nil {
@@ -275,19 +285,19 @@ func (d *Detector) Detect(cfg Config) ([]Unit, []Point, error) {
 			if !ps.reverse {
 				direct = pts
 			}
-			units = d.units(units, pi, p, &ps, pts, cfg)
+			d.units(r, pi, p, &ps, pts, cfg)
 			for _, q := range pts {
 				if q != nil {
-					points = append(points, *q)
+					r.points = append(r.points, *q)
 				}
 			}
-			points = append(points, ps.work.valley...)
+			r.points = append(r.points, ps.work.valley...)
 		}
 		if p.carried != nil {
-			units, points = d.carriedUnits(units, points, pi, p, cfg)
+			d.carriedUnits(r, pi, p, cfg)
 		}
 	}
-	return units, points, nil
+	return r.units, r.points, nil
 }
 
 // antagonist is the geometry of a pass's antagonist in one configuration:
@@ -319,7 +329,7 @@ func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 	place, centre, _ := o.place(cfg) // checked by Detect
 	w.carrier = centre
 	if o.Radius > 0 {
-		c := place(o.Center)
+		c := place.at(o.Center)
 		r := [2]float64{o.Radius, o.Radius}
 		w.disc = discShape{c: c, r: o.Radius}
 		w.boxes = append(w.boxes[:0], boxOf([2]float64{c[0] - r[0], c[1] - r[1]}, [2]float64{c[0] + r[0], c[1] + r[1]}).grow(p.Alert))
@@ -328,7 +338,7 @@ func (ps *pass) geometry(p *Pair, cfg Config) antagonist {
 	pl := &w.polyline
 	pl.pts, pl.closed = pl.pts[:0], o.closed()
 	for _, q := range o.Points {
-		pl.pts = append(pl.pts, place(q))
+		pl.pts = append(pl.pts, place.at(q))
 	}
 	w.boxes = w.boxes[:0]
 	for k := 0; k+1 < len(pl.pts); k++ {

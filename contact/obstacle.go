@@ -78,22 +78,30 @@ func (o *Obstacle) closed() bool {
 	return n >= 4 && o.Points[0] == o.Points[n-1]
 }
 
-// place returns the function that puts the obstacle's points where they
+// place returns the placement that puts the obstacle's points where they
 // are in the configuration, and the point about which a carried
 // obstacle's body rotates.
-func (o *Obstacle) place(cfg Config) (func(p [2]float64) [2]float64, [2]float64, error) {
+func (o *Obstacle) place(cfg Config) (placement, [2]float64, error) {
 	if !o.Carried {
-		off := o.motion().Offset(cfg.Time)
-		return func(p [2]float64) [2]float64 { return [2]float64{p[0] + off[0], p[1] + off[1]} }, [2]float64{}, nil
+		return placement{off: o.motion().Offset(cfg.Time), cos: 1}, [2]float64{}, nil
 	}
 	if o.Body < 0 || o.Body >= len(cfg.Poses) {
-		return nil, [2]float64{}, fmt.Errorf("obstacle %q: the configuration has no pose for its body %d", o.Name, o.Body)
+		return placement{}, [2]float64{}, fmt.Errorf("obstacle %q: the configuration has no pose for its body %d", o.Name, o.Body)
 	}
 	q := cfg.Poses[o.Body]
 	s, c := math.Sincos(q[2])
-	return func(p [2]float64) [2]float64 {
-		return [2]float64{q[0] + c*p[0] - s*p[1], q[1] + s*p[0] + c*p[1]}
-	}, [2]float64{q[0], q[1]}, nil
+	return placement{off: [2]float64{q[0], q[1]}, sin: s, cos: c}, [2]float64{q[0], q[1]}, nil
+}
+
+// placement is a rigid motion of the plane: a rotation, then an offset. A
+// value, not a closure, so that placing an obstacle allocates nothing.
+type placement struct {
+	off      [2]float64
+	sin, cos float64
+}
+
+func (pl placement) at(p [2]float64) [2]float64 {
+	return [2]float64{pl.off[0] + pl.cos*p[0] - pl.sin*p[1], pl.off[1] + pl.sin*p[0] + pl.cos*p[1]}
 }
 
 func (o *Obstacle) check() error {

@@ -33,9 +33,11 @@ func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
 	for pi, p := range d.Pairs {
 		worst := Overlap{Pair: pi}
 		for _, ps := range p.passes {
-			depth := obstacleDepth(p.Obstacle, cfg)
+			g := &d.gauge
 			if ps.ant != nil {
-				depth, d.segs = bodyDepth(d.segs[:0], d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
+				g.setBody(d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
+			} else {
+				g.setObstacle(p.Obstacle, cfg)
 			}
 			u := ps.cand.disp(cfg)
 			nodes := ps.cand.Nodes
@@ -47,7 +49,7 @@ func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
 			}
 			for _, n := range nodes {
 				x := ps.cand.position(u, n)
-				if dep := depth(x); dep > worst.Depth {
+				if dep := g.depth(x); dep > worst.Depth {
 					worst = Overlap{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Depth: dep}
 				}
 			}
@@ -61,21 +63,36 @@ func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
 
 // boundary returns the mesh's boundary edges, computed once.
 func (d *Detector) boundary(m *mesh.Mesh) []mesh.Edge {
-	if d.boundaries == nil {
-		d.boundaries = map[*mesh.Mesh][]mesh.Edge{}
-	}
 	if _, ok := d.boundaries[m]; !ok {
 		d.boundaries[m] = m.BoundaryEdges()
 	}
 	return d.boundaries[m]
 }
 
-// bodyDepth returns the depth of a point inside the deformed body (0
-// outside): crossing parity over its boundary, then distance to it. The
-// boundary's segments go into segs (returned for reuse: this runs every
-// step); a point outside their bounding box, most of a side's nodes, is
-// outside at once.
-func bodyDepth(segs [][2][2]float64, boundary []mesh.Edge, m *mesh.Mesh, u []float64) (func(x [2]float64) float64, [][2][2]float64) {
+// gauge measures the depth of points inside one body or obstacle in one
+// configuration (0 outside). It runs every step, so its storage is kept
+// from one configuration to the next.
+type gauge struct {
+	// A body's boundary as segments (quadratic edges as two chords), or
+	// an obstacle polyline's points; segments for a polyline.
+	segs   [][2][2]float64
+	lo, hi [2]float64 // the body's bounding box
+	body   bool
+
+	// An obstacle: a disc, or the polyline pts, closed or not.
+	disc   bool
+	centre [2]float64
+	radius float64
+	pts    [][2]float64
+	closed bool
+}
+
+// setBody sets g to the body of mesh m, displaced by u, with the given
+// boundary edges: crossing parity over its boundary, then distance to it.
+// A point outside the boundary's box, most of a side's nodes, is outside
+// at once.
+func (g *gauge) setBody(boundary []mesh.Edge, m *mesh.Mesh, u []float64) {
+	*g = gauge{segs: g.segs[:0], pts: g.pts[:0], body: true}
 	at := func(n int) [2]float64 {
 		p := m.Nodes[n]
 		if u != nil {
@@ -85,37 +102,70 @@ func bodyDepth(segs [][2][2]float64, boundary []mesh.Edge, m *mesh.Mesh, u []flo
 	}
 	for _, e := range boundary {
 		if len(e.Nodes) == 3 {
-			segs = append(segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[2])}, [2][2]float64{at(e.Nodes[2]), at(e.Nodes[1])})
+			g.segs = append(g.segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[2])}, [2][2]float64{at(e.Nodes[2]), at(e.Nodes[1])})
 		} else {
-			segs = append(segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[1])})
+			g.segs = append(g.segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[1])})
 		}
 	}
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, s := range segs {
+	g.lo, g.hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, s := range g.segs {
 		for k := range 2 {
-			lo[k], hi[k] = math.Min(lo[k], s[0][k]), math.Max(hi[k], s[0][k])
+			g.lo[k], g.hi[k] = math.Min(g.lo[k], s[0][k]), math.Max(g.hi[k], s[0][k])
 		}
 	}
-	return func(x [2]float64) float64 {
-		if x[0] <= lo[0] || x[0] >= hi[0] || x[1] <= lo[1] || x[1] >= hi[1] {
-			return 0
+}
+
+// setObstacle sets g to the obstacle o in cfg (nil, or one whose pose is
+// missing, which Detect reports: nothing is inside).
+func (g *gauge) setObstacle(o *Obstacle, cfg Config) {
+	*g = gauge{segs: g.segs[:0], pts: g.pts[:0]}
+	if o == nil {
+		return
+	}
+	place, _, err := o.place(cfg)
+	if err != nil {
+		return
+	}
+	if o.Radius > 0 {
+		g.disc, g.centre, g.radius = true, place.at(o.Center), o.Radius
+		return
+	}
+	for _, q := range o.Points {
+		g.pts = append(g.pts, place.at(q))
+	}
+	g.closed = o.closed()
+}
+
+// depth returns the depth of x inside g's body or obstacle.
+func (g *gauge) depth(x [2]float64) float64 {
+	switch {
+	case g.body:
+		return g.bodyDepth(x)
+	case g.disc:
+		return math.Max(0, g.radius-dist(x, g.centre))
+	}
+	return g.polylineDepth(x)
+}
+
+func (g *gauge) bodyDepth(x [2]float64) float64 {
+	if x[0] <= g.lo[0] || x[0] >= g.hi[0] || x[1] <= g.lo[1] || x[1] >= g.hi[1] {
+		return 0
+	}
+	inside := false
+	for _, s := range g.segs {
+		a, b := s[0], s[1]
+		if (a[1] > x[1]) != (b[1] > x[1]) && x[0] < a[0]+(x[1]-a[1])*(b[0]-a[0])/(b[1]-a[1]) {
+			inside = !inside
 		}
-		inside := false
-		for _, s := range segs {
-			a, b := s[0], s[1]
-			if (a[1] > x[1]) != (b[1] > x[1]) && x[0] < a[0]+(x[1]-a[1])*(b[0]-a[0])/(b[1]-a[1]) {
-				inside = !inside
-			}
-		}
-		if !inside {
-			return 0
-		}
-		d2 := math.Inf(1)
-		for _, s := range segs {
-			d2 = min(d2, segmentDist2(x, s[0], s[1]))
-		}
-		return math.Sqrt(d2)
-	}, segs
+	}
+	if !inside {
+		return 0
+	}
+	d2 := math.Inf(1)
+	for _, s := range g.segs {
+		d2 = min(d2, segmentDist2(x, s[0], s[1]))
+	}
+	return math.Sqrt(d2)
 }
 
 // segmentDist2 is the squared distance from x to the segment ab.
@@ -126,59 +176,42 @@ func segmentDist2(x, a, b [2]float64) float64 {
 	return dx*dx + dy*dy
 }
 
-// obstacleDepth returns the depth of a point inside the obstacle at time t
-// (0 outside). A polyline's obstacle is on its right, over its span: the
+// polylineDepth: a polyline's obstacle is on its right, over its span: the
 // sign comes from the nearest segment, or at a vertex from the sum of its
 // two segments' normals; a point nearest a free end is beside it.
-func obstacleDepth(o *Obstacle, cfg Config) func(x [2]float64) float64 {
-	if o == nil {
-		return func([2]float64) float64 { return 0 }
-	}
-	place, _, err := o.place(cfg)
-	if err != nil { // Detect reports a missing pose
-		return func([2]float64) float64 { return 0 }
-	}
-	if o.Radius > 0 {
-		c := place(o.Center)
-		return func(x [2]float64) float64 { return math.Max(0, o.Radius-dist(x, c)) }
-	}
-	pts := make([][2]float64, len(o.Points))
-	for i, q := range o.Points {
-		pts[i] = place(q)
-	}
-	last, closed := len(pts)-2, o.closed()
+func (g *gauge) polylineDepth(x [2]float64) float64 {
+	pts := g.pts
+	last := len(pts) - 2
 	right := func(k int) [2]float64 { // unit normal into the obstacle
 		d := [2]float64{pts[k+1][0] - pts[k][0], pts[k+1][1] - pts[k][1]}
 		l := math.Hypot(d[0], d[1])
 		return [2]float64{d[1] / l, -d[0] / l}
 	}
-	return func(x [2]float64) float64 {
-		best, side := math.Inf(1), 0.0
-		for k := 0; k+1 < len(pts); k++ {
-			a, b := pts[k], pts[k+1]
-			ex, ey := b[0]-a[0], b[1]-a[1]
-			u := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / (ex*ex + ey*ey)
-			n := right(k)
-			switch {
-			case u < 0 && (k > 0 || closed):
-				u, n = 0, add(n, right((k+last)%(last+1)))
-			case u > 1 && (k < last || closed):
-				u, n = 1, add(n, right((k+1)%(last+1)))
-			case u < 0 || u > 1:
-				// Past a free end: beside the obstacle, not in it.
-				u = math.Max(0, math.Min(1, u))
-				n = [2]float64{}
-			}
-			p := [2]float64{a[0] + u*ex, a[1] + u*ey}
-			if d := dist(x, p); d < best {
-				best, side = d, (x[0]-p[0])*n[0]+(x[1]-p[1])*n[1]
-			}
+	best, side := math.Inf(1), 0.0
+	for k := 0; k+1 < len(pts); k++ {
+		a, b := pts[k], pts[k+1]
+		ex, ey := b[0]-a[0], b[1]-a[1]
+		u := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / (ex*ex + ey*ey)
+		n := right(k)
+		switch {
+		case u < 0 && (k > 0 || g.closed):
+			u, n = 0, add(n, right((k+last)%(last+1)))
+		case u > 1 && (k < last || g.closed):
+			u, n = 1, add(n, right((k+1)%(last+1)))
+		case u < 0 || u > 1:
+			// Past a free end: beside the obstacle, not in it.
+			u = math.Max(0, math.Min(1, u))
+			n = [2]float64{}
 		}
-		if side > 0 {
-			return best
+		p := [2]float64{a[0] + u*ex, a[1] + u*ey}
+		if d := dist(x, p); d < best {
+			best, side = d, (x[0]-p[0])*n[0]+(x[1]-p[1])*n[1]
 		}
-		return 0
 	}
+	if side > 0 {
+		return best
+	}
+	return 0
 }
 
 func add(a, b [2]float64) [2]float64 { return [2]float64{a[0] + b[0], a[1] + b[1]} }

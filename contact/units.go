@@ -8,27 +8,13 @@ import (
 )
 
 // units appends pair p's contact units, built from its projected candidate
-// nodes (by local index; nil where no antagonist was found), to out. The
-// units' entries are copied into one slab, sized for the most they can
-// have (a weight's rows reach 2 candidate DOFs and 2 of each of at most 3
-// antagonist nodes, or the 3 DOFs of a carried obstacle's body): one
-// allocation per pass, of what the units need.
-func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cfg Config) []Unit {
+// nodes (by local index; nil where no antagonist was found), to r.units,
+// their entries to r's slab.
+func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, cfg Config) {
 	var vObs [2]float64
 	if p.Obstacle != nil {
 		vObs = p.Obstacle.motion().Velocity(cfg.Time)
 	}
-	need := 0
-	for _, col := range ps.weights {
-		if len(col) > 0 && complete(col, pts) {
-			need += 11 * len(col)
-		}
-	}
-	need += 11 * len(ps.work.valley)
-	if need == 0 {
-		return out
-	}
-	slab := make([]Entry, 0, need)
 	scratch := ps.work.scratch
 	defer func() { ps.work.scratch = scratch }()
 	for j, col := range ps.weights {
@@ -57,21 +43,17 @@ func (d *Detector) units(out []Unit, pi int, p *Pair, ps *pass, pts []*Point, cf
 		u.Rigid = u.RigidAt(vObs)
 		u.Key = Key{Pair: pi, Node: ps.cand.Nodes[j], Edge: frame.Edge, Reverse: ps.reverse}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
-		merged := merge(scratch)
-		start := len(slab)
-		slab = append(slab, merged...)
-		u.Entries = slab[start:len(slab):len(slab)]
-		out = append(out, u)
+		u.Entries = r.entries(scratch)
+		r.units = append(r.units, u)
 	}
 	for _, q := range ps.work.valley {
-		out, slab = ps.valleyUnit(out, slab, pi, &q, p, vObs)
+		ps.valleyUnit(r, pi, &q, p, vObs)
 	}
-	return out
 }
 
 // valleyUnit appends the unit of a valley point q (a node's second face):
 // a point unit with the node's weight, the sum of its column of P.
-func (ps *pass) valleyUnit(out []Unit, slab []Entry, pi int, q *Point, p *Pair, vObs [2]float64) ([]Unit, []Entry) {
+func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]float64) {
 	o := p.Obstacle
 	var w float64
 	for _, c := range ps.weights[ps.cand.local[q.Node]] {
@@ -84,10 +66,34 @@ func (ps *pass) valleyUnit(out []Unit, slab []Entry, pi int, q *Point, p *Pair, 
 	}
 	u.Rigid = u.RigidAt(vObs)
 	ps.work.scratch = ps.addRows(ps.work.scratch[:0], q, w, o)
-	start := len(slab)
-	slab = append(slab, merge(ps.work.scratch)...)
-	u.Entries = slab[start:len(slab):len(slab)]
-	return append(out, u), slab
+	u.Entries = r.entries(ps.work.scratch)
+	r.units = append(r.units, u)
+}
+
+// detection is one Detect's result and the storage of its units'
+// entries, kept from one detection to the next.
+type detection struct {
+	units  []Unit
+	points []Point
+	slab   []Entry
+}
+
+// reset empties r, keeping its storage.
+func (r *detection) reset() {
+	r.units, r.points, r.slab = r.units[:0], r.points[:0], r.slab[:0]
+}
+
+// entries merges es (see merge) and copies them to r's slab, as a unit's
+// entries. A full slab is replaced by a larger one: units already made
+// keep the old one, and the next detection fills the new one.
+func (r *detection) entries(es []Entry) []Entry {
+	es = merge(es)
+	if cap(r.slab)-len(r.slab) < len(es) {
+		r.slab = make([]Entry, 0, max(2*cap(r.slab), 64*len(es)))
+	}
+	start := len(r.slab)
+	r.slab = append(r.slab, es...)
+	return r.slab[start:len(r.slab):len(r.slab)]
 }
 
 // complete reports whether every node of a column of P found its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Problem is one frictional contact problem: u = W r + Q, laws per contact.
@@ -86,6 +87,9 @@ type Options struct {
 	// solutions that all satisfy the laws.
 	ChangeTol float64
 	MaxSweeps int // 0 means 10 000
+	// Reuse is a result whose storage NLGS fills and returns instead of
+	// allocating a new one (a time stepper solving a problem every step).
+	Reuse *Result
 }
 
 // Result of NLGS.
@@ -95,6 +99,23 @@ type Result struct {
 	Sweeps   int
 	Residual float64 // natural-map residual, relative
 	Change   float64 // relative change of r in the last sweep
+
+	diag  [][4]float64 // W's diagonal blocks
+	order []int        // a sweep's order
+}
+
+// resize gives r room for n contacts, zeroed, keeping its storage.
+func (r *Result) resize(n int) {
+	r.R, r.U, r.Status = resized(r.R, 2*n), resized(r.U, 2*n), resized(r.Status, n)
+	r.diag, r.order = resized(r.diag, n), resized(r.order, n)
+	r.Sweeps, r.Residual, r.Change = 0, 0, 0
+}
+
+// resized returns s with length n and zero entries, reusing its storage.
+func resized[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n] // amortised: a size that creeps up reallocates rarely
+	clear(s)
+	return s
 }
 
 // ErrNotConverged is wrapped by the error NLGS returns with its last
@@ -132,18 +153,21 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	if opt.Order == Random || opt.Order == Shuffled || opt.Start == RandomBox {
 		rng = rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	}
-	res := &Result{R: make([]float64, 2*n), U: make([]float64, 2*n), Status: make([]Status, n)}
+	res := opt.Reuse
+	if res == nil {
+		res = new(Result)
+	}
+	res.resize(n)
 	if err := initial(res.R, p, opt, rng); err != nil {
 		return nil, err
 	}
 	if w, ok := p.W.(*BlockSparse); ok && opt.Order == Shuffled {
 		return shuffled(p, w, opt, rng, res)
 	}
-	diag := make([][4]float64, n)
+	diag, order := res.diag, res.order
 	for a := range diag {
 		diag[a] = p.W.Diag(a)
 	}
-	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
@@ -215,7 +239,7 @@ func shuffled(p *Problem, w *BlockSparse, opt Options, rng *rand.Rand, res *Resu
 			pp.Shift[i] = p.Shift[a]
 		}
 	}
-	opt.Order, opt.Start, opt.Warm = Natural, Warm, warm
+	opt.Order, opt.Start, opt.Warm, opt.Reuse = Natural, Warm, warm, nil
 	out, err := NLGS(pp, opt)
 	if out == nil {
 		return nil, err

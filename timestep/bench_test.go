@@ -92,3 +92,26 @@ func solveTime(s *Stepper, bodies []*Body) float64 {
 	}
 	return best
 }
+
+// TestStepAllocations: once its buffers have grown, a step of the colliding
+// blocks allocates nothing (detection, the contact problem, NLGS and the
+// prediction reuse their storage). A buffer may still grow now and then;
+// an allocation per step would give hundreds.
+func TestStepAllocations(t *testing.T) {
+	sim, _ := blocks(t, mesh.Q4, 1, contact.Nodal, contact.Positional, 0.1)
+	var ms runtime.MemStats
+	var before uint64
+	for i := 1; i <= 750; i++ {
+		if i == 301 {
+			runtime.ReadMemStats(&ms)
+			before = ms.Mallocs
+		}
+		if _, err := sim.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	if n := ms.Mallocs - before; n >= 10 {
+		t.Errorf("%d allocations in steps 301 to 750, want fewer than 10", n)
+	}
+}

@@ -102,14 +102,13 @@ type stepWork struct {
 	u0, rigid1         [][2]float64
 	active, push       []bool
 	prob               signorini.Problem
+	res                signorini.Result
+	vpred              [][]float64
 }
 
 // sized returns s with length n and zero entries, reusing its storage.
 func sized[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
+	s = slices.Grow(s[:0], n)[:n] // amortised: a size that creeps up reallocates rarely
 	clear(s)
 	return s
 }
@@ -478,9 +477,12 @@ func (s *Simulation) setPoses() {
 // the rigid bodies.
 func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 	st := s.Stepper
-	v := make([][]float64, len(vfree))
+	if len(s.work.vpred) != len(vfree) {
+		s.work.vpred = make([][]float64, len(vfree))
+	}
+	v := s.work.vpred
 	for i := range vfree {
-		v[i] = slices.Clone(vfree[i])
+		v[i] = append(v[i][:0], vfree[i]...)
 		if k := i - st.NumBodies(); k >= 0 {
 			s.predictRigid(k, v[i], h, th)
 			continue
@@ -651,6 +653,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	opt.Start = signorini.Warm
 	s.work.warm = sized(s.work.warm, 2*len(units))
 	opt.Warm = s.work.warm
+	opt.Reuse = &s.work.res
 	for a, u := range units {
 		w := s.warm[idOf(u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
