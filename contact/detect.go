@@ -62,6 +62,7 @@ type passWork struct {
 	own     [2][2]float64 // a candidate's own faces, handed to atVertex
 	// The antagonist's shape in the current configuration (one of them).
 	side     sideShape
+	vertices []vertexMemo // side's memo
 	disc     discShape
 	polyline polylineShape
 }
@@ -420,16 +421,29 @@ func (a *Side) geometry(cfg Config, alert float64, w *passWork) antagonist {
 			g.boxes = append(g.boxes, boxOf(X[k][0], X[k][1], c).grow(alert))
 		}
 	}
-	w.side = sideShape{a: a, u: u, X: X}
+	if len(w.vertices) != 2*len(a.all) {
+		w.vertices = make([]vertexMemo, 2*len(a.all))
+	}
+	clear(w.vertices)
+	w.side = sideShape{a: a, u: u, X: X, memo: w.vertices}
 	g.shape = &w.side
 	return g
 }
 
-// sideShape is a side's edges in a configuration.
+// sideShape is a side's edges in a configuration, with the vertices at
+// their ends as vertex finds them (each is asked for by every candidate
+// near it).
 type sideShape struct {
-	a *Side
-	u []float64
-	X [][3][2]float64
+	a    *Side
+	u    []float64
+	X    [][3][2]float64
+	memo []vertexMemo // by 2 k + end
+}
+
+type vertexMemo struct {
+	v        vertex
+	own      int
+	ok, done bool
 }
 
 func (g *sideShape) project(k int, x [2]float64) projection {
@@ -440,6 +454,15 @@ func (g *sideShape) project(k int, x [2]float64) projection {
 }
 
 func (g *sideShape) vertex(k, end int) (vertex, int, bool) {
+	m := &g.memo[2*k+end]
+	if !m.done {
+		m.v, m.own, m.ok = g.findVertex(k, end)
+		m.done = true
+	}
+	return m.v, m.own, m.ok
+}
+
+func (g *sideShape) findVertex(k, end int) (vertex, int, bool) {
 	a := g.a
 	n := a.all[k].Nodes[end]
 	n1, n2, ok := a.faces(g.u, n)
