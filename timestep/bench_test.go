@@ -41,36 +41,46 @@ func BenchmarkStep(b *testing.B) {
 
 // BenchmarkCollidingBlocks: the 750 steps of the colliding blocks (Q4,
 // nodal basis) at refine 1 and 4, per step, with the ratio of a step to
-// one solve of both bodies (the best of 50) and the allocations per step.
+// one solve of both bodies (the best of 50) and the allocations per step,
+// over the run and over its second half (steady: 0 once buffers have grown).
 func BenchmarkCollidingBlocks(b *testing.B) {
 	for _, r := range []int{1, 4} {
 		b.Run(fmt.Sprintf("refine=%d", r), func(b *testing.B) {
 			var steps int
 			var solve float64
-			var allocs uint64
+			var allocs, steady uint64
 			var ms runtime.MemStats
+			mallocs := func() uint64 {
+				b.StopTimer()
+				defer b.StartTimer()
+				runtime.ReadMemStats(&ms)
+				return ms.Mallocs
+			}
 			for b.Loop() {
 				b.StopTimer()
 				sim, bodies := blocks(b, mesh.Q4, r, contact.Nodal, contact.Positional, 0.1)
 				solve = solveTime(sim.Stepper, bodies)
-				runtime.ReadMemStats(&ms)
-				allocs -= ms.Mallocs
 				b.StartTimer()
+				start := mallocs()
+				var half uint64
 				for i := 0; i < 750; i++ {
+					if i == 375 {
+						half = mallocs()
+					}
 					if _, err := sim.Step(); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.StopTimer()
-				runtime.ReadMemStats(&ms)
-				allocs += ms.Mallocs
-				b.StartTimer()
+				end := mallocs()
+				allocs += end - start
+				steady += end - half
 				steps += 750
 			}
 			perStep := b.Elapsed().Seconds() / float64(steps)
 			b.ReportMetric(perStep*1e3, "ms/step")
 			b.ReportMetric(perStep/solve, "step/solve")
 			b.ReportMetric(float64(allocs)/float64(steps), "allocs/step")
+			b.ReportMetric(2*float64(steady)/float64(steps), "steady-allocs/step")
 		})
 	}
 }
