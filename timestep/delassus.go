@@ -139,9 +139,12 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 				if e.Body != body {
 					continue
 				}
+				// Column k of C is its row k (C is symmetric): read in
+				// memory order, not one cache line per value.
 				k := d.pos[body][e.Eq]
-				for j := 0; j < nb; j++ {
-					cjk := c.C[j*nb+k]
+				row := c.C[k*nb : (k+1)*nb]
+				cn, ct := cn[:len(row)], ct[:len(row)]
+				for j, cjk := range row {
 					cn[j] += cjk * e.N
 					ct[j] += cjk * e.T
 				}
