@@ -89,6 +89,7 @@ type Options struct {
 	MaxSweeps int // 0 means 10 000
 	// Reuse is a result whose storage NLGS fills and returns instead of
 	// allocating a new one (a time stepper solving a problem every step).
+	// Warm may be its R: the previous solution as the start.
 	Reuse *Result
 }
 
@@ -104,9 +105,14 @@ type Result struct {
 	order []int        // a sweep's order
 }
 
-// resize gives r room for n contacts, zeroed, keeping its storage.
-func (r *Result) resize(n int) {
-	r.R, r.U, r.Status = resized(r.R, 2*n), resized(r.U, 2*n), resized(r.Status, n)
+// resize gives r room for n contacts, zeroed, keeping its storage; R
+// keeps its values when it is the warm start.
+func (r *Result) resize(n int, warm []float64) {
+	if len(warm) == 2*n && len(r.R) == 2*n && &warm[0] == &r.R[0] {
+		r.U, r.Status = resized(r.U, 2*n), resized(r.Status, n)
+	} else {
+		r.R, r.U, r.Status = resized(r.R, 2*n), resized(r.U, 2*n), resized(r.Status, n)
+	}
 	r.diag, r.order = resized(r.diag, n), resized(r.order, n)
 	r.Sweeps, r.Residual, r.Change = 0, 0, 0
 }
@@ -157,7 +163,11 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	if res == nil {
 		res = new(Result)
 	}
-	res.resize(n)
+	var warm []float64
+	if opt.Start == Warm {
+		warm = opt.Warm
+	}
+	res.resize(n, warm)
 	if err := initial(res.R, p, opt, rng); err != nil {
 		return nil, err
 	}

@@ -270,6 +270,17 @@ func TestWarmStart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, cold.Sweeps, 2)
 	assert.Equal(t, 1, warm.Sweeps)
+	// Reusing the result's storage: its own R is a warm start (one sweep),
+	// and a zero start begins from scratch in it (as many sweeps as cold).
+	coldSweeps := cold.Sweeps
+	again, err := NLGS(p, Options{Tol: 1e-10, Start: Warm, Warm: cold.R, Reuse: cold})
+	require.NoError(t, err)
+	assert.Same(t, cold, again)
+	assert.Equal(t, 1, again.Sweeps)
+	again, err = NLGS(p, Options{Tol: 1e-10, Reuse: again})
+	require.NoError(t, err)
+	assert.Equal(t, coldSweeps, again.Sweeps)
+	assert.InDeltaSlice(t, warm.R, again.R, 1e-9)
 	// Not converged: an error wrapping ErrNotConverged, with the iterate.
 	res, err := NLGS(p, Options{Tol: 1e-14, MaxSweeps: 2})
 	require.ErrorIs(t, err, ErrNotConverged)
