@@ -85,7 +85,7 @@ var ErrInverted = errors.New("det F <= 0: the material is inverted")
 
 // At evaluates the law at the in-plane deformation gradient F.
 func (m Hyperelastic) At(F [2][2]float64) (Response, error) {
-	J := F[0][0]*F[1][1] - F[0][1]*F[1][0]
+	J := det2(F)
 	if !(J > 0) {
 		return Response{}, fmt.Errorf("%w (J = %g)", ErrInverted, J)
 	}
@@ -234,7 +234,7 @@ func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperela
 		if err != nil {
 			return Stress{}, err
 		}
-		J := F[0][0]*F[1][1] - F[0][1]*F[1][0]
+		J := det2(F)
 		if !(J > 0) {
 			return Stress{}, fmt.Errorf("%v: %w (J = %g)", point{Q: -1, X: x}, ErrInverted, J)
 		}
@@ -245,7 +245,7 @@ func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperela
 	if err != nil {
 		return Stress{}, fmt.Errorf("%v: %w", point{Q: -1, X: x}, err)
 	}
-	J := F[0][0]*F[1][1] - F[0][1]*F[1][0]
+	J := det2(F)
 	var sig [2][2]float64
 	for i := range 2 {
 		for j := range 2 {

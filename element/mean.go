@@ -137,7 +137,7 @@ func (e *Element) dilatation(X [][2]float64, u []float64, t float64, w *Workspac
 			return nil, 0, 0, err
 		}
 		p.F = deformation(p.grad[:n], u)
-		p.J = p.F[0][0]*p.F[1][1] - p.F[0][1]*p.F[1][0]
+		p.J = det2(p.F)
 		if !(p.J > 0) {
 			return nil, 0, 0, fmt.Errorf("%v: %w (J = %g)", point{Q: q}, ErrInverted, p.J)
 		}
@@ -160,9 +160,12 @@ func deformation(g [][2]float64, u []float64) [2][2]float64 {
 	return F
 }
 
+// det2 is det F.
+func det2(F [2][2]float64) float64 { return F[0][0]*F[1][1] - F[0][1]*F[1][0] }
+
 // cofactor is vec F^-T = vec(cof F) / J.
 func cofactor(F [2][2]float64) vec4 {
-	J := F[0][0]*F[1][1] - F[0][1]*F[1][0]
+	J := det2(F)
 	return vec4{F[1][1] / J, -F[1][0] / J, -F[0][1] / J, F[0][0] / J}
 }
 
@@ -188,22 +191,26 @@ func meanAt(mat Hyperelastic, F [2][2]float64, J, Theta float64, second bool) (m
 	}
 	f := vec4{F[0][0], F[0][1], F[1][0], F[1][1]}
 	k := cofactor(F)
+	var P vec4
+	var A mat4
+	if second {
+		P, A = firstPiola(Fb, r)
+	} else {
+		P = firstPiolaStress(Fb, r)
+	}
+	d := meanDerivs{W: r.W}
+	var s float64 // P : F
+	for i := range 4 {
+		s += P[i] * f[i]
+	}
+	// M'P = alpha (P - k (f.P) / 2), m.P = alpha (f.P) / (2 Theta).
+	for i := range 4 {
+		d.F[i] = alpha * (P[i] - k[i]*s/2)
+	}
+	d.T = alpha * s / (2 * Theta)
 	if !second {
-		var d meanDerivs
-		d.W = r.W
-		P := firstPiolaStress(Fb, r)
-		var s float64 // P : F
-		for i := range 4 {
-			s += P[i] * f[i]
-		}
-		// M'P = alpha (P - k (f.P) / 2), m.P = alpha (f.P) / (2 Theta).
-		for i := range 4 {
-			d.F[i] = alpha * (P[i] - k[i]*s/2)
-		}
-		d.T = alpha * s / (2 * Theta)
 		return d, nil
 	}
-	P, A := firstPiola(Fb, r)
 	var M mat4
 	var mv vec4
 	for i := range 4 {
@@ -212,12 +219,6 @@ func meanAt(mat Hyperelastic, F [2][2]float64, J, Theta float64, second bool) (m
 		}
 		M[i][i] += alpha
 		mv[i] = alpha * f[i] / (2 * Theta)
-	}
-	var d meanDerivs
-	d.W = r.W
-	var s float64 // P : F
-	for i := range 4 {
-		s += P[i] * f[i]
 	}
 	var AM mat4 // A M
 	var Am vec4 // A m
@@ -230,10 +231,8 @@ func meanAt(mat Hyperelastic, F [2][2]float64, J, Theta float64, second bool) (m
 		}
 	}
 	for i := range 4 {
-		d.T += mv[i] * P[i]
 		d.TT += mv[i] * Am[i]
 		for j := range 4 {
-			d.F[i] += M[j][i] * P[j]
 			d.FT[i] += M[j][i] * Am[j]
 			for l := range 4 {
 				d.FF[i][j] += M[l][i] * AM[l][j]

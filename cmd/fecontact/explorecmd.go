@@ -135,13 +135,21 @@ func parseModality(m string) ([]explore.Modality, error) {
 
 // loadScene reads a scene file, or a built-in example by name.
 func loadScene(arg string) (*scene.Scene, error) {
-	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".toml") {
+	if isSceneFile(arg) {
 		return scene.Load(arg)
 	}
 	if _, err := examples.Scene(arg); err != nil {
 		return nil, fmt.Errorf("%w: %s is no file, and %v", errUsage, arg, err)
 	}
 	return exampleScene(arg)
+}
+
+// isSceneFile reports whether a command's argument is a scene file (one
+// that exists, or any .toml name: its error then names the file) rather
+// than a built-in example's name.
+func isSceneFile(arg string) bool {
+	_, err := os.Stat(arg)
+	return err == nil || strings.HasSuffix(arg, ".toml")
 }
 
 // survey runs the modalities, computes the exact sets of the contacts it

@@ -481,7 +481,12 @@ obstacle = "wall"
 	for k := range 3 {
 		assert.InDelta(t, dur[0], dur[k], 0.01*dur[0], "durations")
 		assert.InDelta(t, kept[0], kept[k], 0.01, "kinetic energy kept")
-		assert.GreaterOrEqual(t, peak[k], 1000*math.Sqrt(1e8/1000)*float64(k+1)*0.01, "peak force")
+		// The per-step force's peak is the first contact step's: the end
+		// node stopped within a step (1.6 to 2 times the plateau rho c v0 A
+		// measured, with the phase of the first touch in the step).
+		plateau := 1000 * math.Sqrt(1e8/1000) * float64(k+1) * 0.01
+		assert.GreaterOrEqual(t, peak[k], plateau, "peak force")
+		assert.LessOrEqual(t, peak[k], 2.1*plateau, "peak force")
 	}
 	assert.InDelta(t, 2*0.1/math.Sqrt(1e8/1000), dur[0], 0.015*2*0.1/math.Sqrt(1e8/1000), "2L/c")
 	_, err = os.Stat(filepath.Join(out, "sweep.png"))

@@ -226,7 +226,7 @@ func sweepCmd(args []string, stdout io.Writer) error {
 
 // sceneText is the text of a scene file or of an example's.
 func sceneText(arg string) (string, error) {
-	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".toml") {
+	if isSceneFile(arg) {
 		data, err := os.ReadFile(arg)
 		return string(data), err
 	}
