@@ -41,7 +41,14 @@ type Factor struct {
 	sym    *symbolic
 	indptr []int // pattern the analysis was made for
 	ind    []int
-	// panel[s] is supernode s's block of L: rows x columns, row-major.
+	// panel[s] is supernode s's block of L, row-major: L11 (its columns'
+	// rows), then the rows below in descending order, as symbolic.below
+	// lists them. A forward substitution, which may take the rows below in
+	// any order, and a backward one, which sums them in ascending order from
+	// the last supernode to the first, both stream the panels in memory
+	// order then, one upwards and one downwards: with the rows ascending the
+	// backward one read each small panel against the direction of the walk,
+	// at a third of the speed (measured on 150k rows).
 	panel [][]float64
 	work  []float64
 	splan *solvePlan // for two-core substitutions, made at the first
@@ -91,8 +98,27 @@ func New(A *sparse.CSR, perm []int) (*Factor, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Factor{sym: sym, indptr: raw.Indptr, ind: raw.Ind, panel: make([][]float64, len(sym.first)-1)}
+	f := &Factor{sym: sym, indptr: raw.Indptr, ind: raw.Ind, panel: sym.panels()}
 	return f, f.Refactor(A)
+}
+
+// panels carves the supernodes' panels out of one slab, in the order of
+// the supernodes, so that a substitution streams L through memory in
+// order. Allocated one by one, among the factorisation's update matrices,
+// they lay scattered, and the tens of thousands of two-column leaves of
+// nested dissection cost three times as much per entry as the rest.
+func (s *symbolic) panels() [][]float64 {
+	p := make([][]float64, len(s.first)-1)
+	total := 0
+	for k := range p {
+		total += (s.rowPtr[k+1] - s.rowPtr[k]) * (s.first[k+1] - s.first[k])
+	}
+	slab := make([]float64, total)
+	for k := range p {
+		n := (s.rowPtr[k+1] - s.rowPtr[k]) * (s.first[k+1] - s.first[k])
+		p[k], slab = slab[:n:n], slab[n:]
+	}
+	return p
 }
 
 // Refactor computes the numeric factor of a matrix with the same pattern as
@@ -172,12 +198,7 @@ func (f *Factor) front(k int, A *sblas.SparseMatrix, pos []int, update [][]float
 	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
 	m, nc := len(rows), s.first[k+1]-s.first[k]
 	L := f.panel[k]
-	if len(L) != m*nc {
-		L = make([]float64, m*nc)
-		f.panel[k] = L
-	} else {
-		clear(L)
-	}
+	clear(L)
 	var U []float64
 	if m > nc {
 		U = f.updateMatrix(k, (m-nc)*(m-nc))
@@ -192,7 +213,21 @@ func (f *Factor) front(k int, A *sblas.SparseMatrix, pos []int, update [][]float
 		update[c] = nil
 	}
 	update[k] = U
-	return f.partial(L, U, m, nc, k)
+	if err := f.partial(L, U, m, nc, k); err != nil {
+		return err
+	}
+	reverseRows(L[nc*nc:], nc)
+	return nil
+}
+
+// reverseRows reverses the order of the rows of a row-major matrix of
+// width nc.
+func reverseRows(a []float64, nc int) {
+	for i, j := 0, len(a)-nc; i < j; i, j = i+nc, j-nc {
+		for c := range nc {
+			a[i+c], a[j+c] = a[j+c], a[i+c]
+		}
+	}
 }
 
 // assembleA adds the lower part of A's columns of supernode k to the panel.

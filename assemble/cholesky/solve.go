@@ -51,22 +51,22 @@ func (f *Factor) forward(x []float64) {
 
 // forwardNode solves supernode k's diagonal block and updates the rows
 // below it; with inTop set, the updates of top columns are appended to log
-// instead (see forwardParallel), and log is returned.
+// instead (see forwardParallel), and log is returned. Each row below is
+// updated once, so their order is free: that of the panel.
 func (f *Factor) forwardNode(x []float64, k int, inTop []bool, log []update) []update {
 	s := f.sym
 	fc, nc := s.first[k], s.first[k+1]-s.first[k]
-	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
 	p := f.panel[k]
 	xs := x[fc : fc+nc]
-	blas64.Trsv(blas.NoTrans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
-	for i := nc; i < len(rows); i++ {
-		row := p[i*nc : (i+1)*nc]
+	lowerSolve(p, xs)
+	for j, r := range s.belowOf(k) {
+		row := p[(nc+j)*nc : (nc+j+1)*nc]
 		var d float64
 		for c, v := range row {
 			d += v * xs[c]
 		}
-		if r := rows[i]; inTop != nil && inTop[r] {
-			log = append(log, update{int32(k), int32(r), d})
+		if inTop != nil && inTop[r] {
+			log = append(log, update{int32(k), r, d})
 		} else {
 			x[r] -= d
 		}
@@ -86,35 +86,92 @@ func (f *Factor) backward(x []float64) {
 }
 
 // backwardNode subtracts the known rows below supernode k from its
-// columns and solves its diagonal block.
+// columns and solves its diagonal block. The rows are taken in ascending
+// order (the last slot of the panel first), four at a time.
 func (f *Factor) backwardNode(x []float64, k int) {
 	s := f.sym
 	fc, nc := s.first[k], s.first[k+1]-s.first[k]
-	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
 	p := f.panel[k]
 	xs := x[fc : fc+nc]
-	// Four rows at a time: each pass over xs loads and stores it once for
-	// four rows' products (1.6 times faster than one row at a time).
-	i := nc
-	for ; i+4 <= len(rows); i += 4 {
-		x0, x1, x2, x3 := x[rows[i]], x[rows[i+1]], x[rows[i+2]], x[rows[i+3]]
-		r0 := p[i*nc : (i+1)*nc]
-		r1 := p[(i+1)*nc : (i+2)*nc][:len(r0)]
-		r2 := p[(i+2)*nc : (i+3)*nc][:len(r0)]
-		r3 := p[(i+3)*nc : (i+4)*nc][:len(r0)]
+	if nc <= narrow {
+		backwardNarrow(x, xs, p[nc*nc:], s.belowOf(k))
+	} else {
+		backwardWide(x, xs, p[nc*nc:], s.belowOf(k))
+	}
+	lowerSolveT(p, xs)
+}
+
+// narrow is the widest supernode whose columns backwardNarrow sums in
+// registers.
+const narrow = 8
+
+// backwardNarrow subtracts the rows below a supernode of at most narrow
+// columns, q in the panel's order, from xs, two columns per pass over the
+// rows. A column's sum is held in a register: through xs in memory, every
+// four rows would wait for the previous four's store (the nested
+// dissection's leaves, two columns and some 30 rows each, hold a quarter
+// of L). The operations and their order are backwardWide's.
+func backwardNarrow(x, xs, q []float64, below []int32) {
+	nc := len(xs)
+	for c := 0; c < nc; c += 2 {
+		if c+1 == nc {
+			xs[c] = narrowColumn(x, xs[c], q[c:], below, nc)
+			continue
+		}
+		a0, a1 := xs[c], xs[c+1]
+		j := len(below) - 1
+		for ; j >= 3; j -= 4 {
+			x0, x1, x2, x3 := x[below[j]], x[below[j-1]], x[below[j-2]], x[below[j-3]]
+			g := q[(j-3)*nc+c : j*nc+c+2]
+			a0 -= g[3*nc]*x0 + g[2*nc]*x1 + g[nc]*x2 + g[0]*x3
+			a1 -= g[3*nc+1]*x0 + g[2*nc+1]*x1 + g[nc+1]*x2 + g[1]*x3
+		}
+		for ; j >= 0; j-- {
+			xj := x[below[j]]
+			a0 -= q[j*nc+c] * xj
+			a1 -= q[j*nc+c+1] * xj
+		}
+		xs[c], xs[c+1] = a0, a1
+	}
+}
+
+// narrowColumn is backwardNarrow for one column a: q holds it at stride
+// nc.
+func narrowColumn(x []float64, a float64, q []float64, below []int32, nc int) float64 {
+	j := len(below) - 1
+	for ; j >= 3; j -= 4 {
+		a -= q[j*nc]*x[below[j]] + q[(j-1)*nc]*x[below[j-1]] + q[(j-2)*nc]*x[below[j-2]] + q[(j-3)*nc]*x[below[j-3]]
+	}
+	for ; j >= 0; j-- {
+		a -= q[j*nc] * x[below[j]]
+	}
+	return a
+}
+
+// backwardWide subtracts the rows below a supernode, q in the panel's
+// order, from xs, four rows at a time: each pass over xs loads and stores
+// it once for four rows' products (1.6 times faster than one row at a
+// time).
+func backwardWide(x, xs, q []float64, below []int32) {
+	nc := len(xs)
+	j := len(below) - 1
+	for ; j >= 3; j -= 4 {
+		x0, x1, x2, x3 := x[below[j]], x[below[j-1]], x[below[j-2]], x[below[j-3]]
+		r0 := q[j*nc : (j+1)*nc]
+		r1 := q[(j-1)*nc : j*nc][:len(r0)]
+		r2 := q[(j-2)*nc : (j-1)*nc][:len(r0)]
+		r3 := q[(j-3)*nc : (j-2)*nc][:len(r0)]
 		xs := xs[:len(r0)]
 		for c, v := range r0 {
 			xs[c] -= v*x0 + r1[c]*x1 + r2[c]*x2 + r3[c]*x3
 		}
 	}
-	for ; i < len(rows); i++ {
-		xi := x[rows[i]]
-		row := p[i*nc : (i+1)*nc]
-		for c, v := range row {
-			xs[c] -= v * xi
+	for ; j >= 0; j-- {
+		xj := x[below[j]]
+		for c, v := range q[j*nc : (j+1)*nc] {
+			xs[c] -= v * xj
 		}
 	}
-	blas64.Trsv(blas.Trans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: nc, Data: p}, blas64.Vector{N: nc, Inc: 1, Data: xs})
 }
 
 // Forward sets y = L^-1 P b: the first half of a solve, in the factor's
@@ -154,12 +211,16 @@ func (f *Factor) Tail(nb int) []float64 {
 			continue
 		}
 		rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
-		nc := lc - fc
+		nc, m := lc-fc, len(rows)
 		p := f.panel[k]
 		for c := max(fc, start); c < lc; c++ {
 			for i, r := range rows {
+				slot := i
+				if i >= nc {
+					slot = m - 1 - i + nc // below the diagonal block, descending
+				}
 				if r >= c {
-					out[(r-start)*nb+c-start] = p[i*nc+c-fc]
+					out[(r-start)*nb+c-start] = p[slot*nc+c-fc]
 				}
 			}
 		}

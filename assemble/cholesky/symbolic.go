@@ -17,6 +17,10 @@ type symbolic struct {
 	first  []int
 	rowPtr []int
 	rows   []int
+	// below holds each supernode's rows under its diagonal block in the
+	// order of their slots in its panel, descending (see Factor.panel):
+	// supernode s's are below[rowPtr[s]-first[s] : rowPtr[s+1]-first[s+1]].
+	below  []int32
 	parent []int // supernodal elimination tree; -1 at roots
 	// children[childPtr[s]:childPtr[s+1]] are the supernodes whose parent is s.
 	childPtr []int
@@ -57,12 +61,23 @@ func analyse(n int, indptr, ind []int, perm []int) (*symbolic, error) {
 	s := &symbolic{n: n, perm: perm, iperm: iperm}
 	s.supernodes(parent, count)
 	s.structure(indptr, ind)
+	s.below = make([]int32, len(s.rows)-n)
 	for k := 0; k+1 < len(s.first); k++ {
 		nc := s.first[k+1] - s.first[k]
 		nr := s.rowPtr[k+1] - s.rowPtr[k]
 		s.nnzL += nc*nr - nc*(nc-1)/2
+		b := s.belowOf(k)
+		for j, r := range s.rows[s.rowPtr[k]+nc : s.rowPtr[k+1]] {
+			b[len(b)-1-j] = int32(r)
+		}
 	}
 	return s, nil
+}
+
+// belowOf returns supernode k's rows under its diagonal block, in the
+// order of their slots in its panel.
+func (s *symbolic) belowOf(k int) []int32 {
+	return s.below[s.rowPtr[k]-s.first[k] : s.rowPtr[k+1]-s.first[k+1]]
 }
 
 // etree is Liu's algorithm with path compression on the permuted matrix.
