@@ -2,6 +2,7 @@ package cholesky
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -34,6 +35,9 @@ type symbolic struct {
 func analyse(n int, indptr, ind []int, perm []int) (*symbolic, error) {
 	if len(perm) != n {
 		return nil, fmt.Errorf("cholesky: ordering has %d entries for %d rows", len(perm), n)
+	}
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("cholesky: %d rows: at most %d (the solves index rows by int32)", n, math.MaxInt32)
 	}
 	iperm := make([]int, n)
 	for i := range iperm {
