@@ -1,6 +1,7 @@
 package cholesky
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -342,5 +343,79 @@ func TestTriangularSolves(t *testing.T) {
 			}
 			assert.Equal(t, want, got, "n = %d, %c", n, tr)
 		}
+	}
+}
+
+// TestSolveOrder: a solve gives, to the bit, the straightforward
+// supernodal substitutions on L read back densely (Tail): per supernode,
+// gonum's Dtrsv on the diagonal block, then in the forward pass one
+// sequential dot product per row below it, in the backward pass those
+// rows in ascending order, four per subtraction. The panels' layout, the
+// narrow supernodes' register sums and the four-row triangular solves
+// change where the entries are read from, never the arithmetic. Two and
+// three unknowns per point give supernodes of even and odd widths.
+func TestSolveOrder(t *testing.T) {
+	for _, dof := range []int{2, 3} {
+		t.Run(fmt.Sprintf("dof=%d", dof), func(t *testing.T) { solveOrder(t, dof) })
+	}
+}
+
+func solveOrder(t *testing.T, dof int) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	A, coords := grid(23, 17, dof, rng)
+	raw := A.RawMatrix()
+	perm, err := NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), coords)
+	require.NoError(t, err)
+	f, err := New(A, perm)
+	require.NoError(t, err)
+	n, s := raw.I, f.sym
+	L := f.Tail(n)
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	want := make([]float64, n)
+	for k, p := range s.perm {
+		want[k] = b[p]
+	}
+	block := func(k int) (fc, nc int, rows []int, diag blas64.Triangular, xs blas64.Vector) {
+		fc, nc = s.first[k], s.first[k+1]-s.first[k]
+		return fc, nc, s.rows[s.rowPtr[k]+nc : s.rowPtr[k+1]],
+			blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: n, Data: L[fc*n+fc:]},
+			blas64.Vector{N: nc, Inc: 1, Data: want[fc : fc+nc]}
+	}
+	for k := 0; k+1 < len(s.first); k++ {
+		fc, nc, rows, diag, xs := block(k)
+		blas64.Trsv(blas.NoTrans, diag, xs)
+		for _, r := range rows {
+			var d float64
+			for c := range nc {
+				d += L[r*n+fc+c] * want[fc+c]
+			}
+			want[r] -= d
+		}
+	}
+	for k := len(s.first) - 2; k >= 0; k-- {
+		fc, nc, rows, diag, xs := block(k)
+		i := 0
+		for ; i+4 <= len(rows); i += 4 {
+			r0, r1, r2, r3 := rows[i], rows[i+1], rows[i+2], rows[i+3]
+			for c := fc; c < fc+nc; c++ {
+				want[c] -= L[r0*n+c]*want[r0] + L[r1*n+c]*want[r1] + L[r2*n+c]*want[r2] + L[r3*n+c]*want[r3]
+			}
+		}
+		for ; i < len(rows); i++ {
+			for c := fc; c < fc+nc; c++ {
+				want[c] -= L[rows[i]*n+c] * want[rows[i]]
+			}
+		}
+		blas64.Trsv(blas.Trans, diag, xs)
+	}
+	got := make([]float64, n)
+	f.Forward(got, b)
+	x := make([]float64, n)
+	f.Backward(x, got)
+	for k, p := range s.perm {
+		require.Equal(t, math.Float64bits(want[k]), math.Float64bits(x[p]), "row %d", p)
 	}
 }

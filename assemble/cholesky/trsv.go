@@ -6,8 +6,8 @@ package cholesky
 // forward one's dot products, one accumulator each, run four chains at
 // once instead of waiting on one (the root separator of a 150k-row factor
 // is 1 300 columns wide), and the backward one loads and stores each x_j
-// once per four rows. Neither checks its arguments, which on the tens of
-// thousands of two-column leaves cost as much as the arithmetic.
+// once per four rows. Neither checks its arguments, as Dtrsv does once per
+// call: once per supernode, 51 000 of them in a 150k-row factor.
 
 // lowerSolve solves L11 y = xs in place.
 func lowerSolve(p, xs []float64) {
