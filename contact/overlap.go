@@ -73,8 +73,7 @@ func (d *Detector) boundary(m *mesh.Mesh) []mesh.Edge {
 // configuration (0 outside). It runs every step, so its storage is kept
 // from one configuration to the next.
 type gauge struct {
-	// A body's boundary as segments (quadratic edges as two chords), or
-	// an obstacle polyline's points; segments for a polyline.
+	// A body: its boundary as segments (quadratic edges as two chords).
 	segs   [][2][2]float64
 	lo, hi [2]float64 // the body's bounding box
 	body   bool

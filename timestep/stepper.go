@@ -11,8 +11,6 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
 	"github.com/james-bowman/sparse"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -277,7 +275,7 @@ func (st *state) startSolve(rhs, base []float64) {
 	st.factor.Forward(st.y, rhs)
 	nb := len(st.eqB)
 	copy(st.yB, st.y[len(st.y)-nb:])
-	trsv(blas.Trans, st.lbb, st.yB)
+	cholesky.LowerSolveT(st.lbb, st.yB)
 	for k, e := range st.eqB {
 		st.vfree[e] = base[e] + st.yB[k]
 	}
@@ -519,18 +517,8 @@ func (st *state) addImpulse() {
 		floats.Add(st.y, st.rhs)
 		return
 	}
-	trsv(blas.NoTrans, st.lbb, st.yB)
+	cholesky.LowerSolve(st.lbb, st.yB)
 	floats.Add(st.y[len(st.y)-nb:], st.yB)
-}
-
-// trsv solves L x = b (NoTrans) or L' x = b (Trans) in place for a dense
-// lower triangular L (row-major, n x n).
-func trsv(tr blas.Transpose, L, x []float64) {
-	n := len(x)
-	if n == 0 {
-		return
-	}
-	blas64.Trsv(tr, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: L}, blas64.Vector{N: n, Inc: 1, Data: x})
 }
 
 // Energy returns body i's energy account.

@@ -337,9 +337,9 @@ func TestTriangularSolves(t *testing.T) {
 			want, got := slices.Clone(b), slices.Clone(b)
 			blas64.Trsv(tr, L, blas64.Vector{N: n, Inc: 1, Data: want})
 			if tr == blas.NoTrans {
-				lowerSolve(p, got)
+				LowerSolve(p, got)
 			} else {
-				lowerSolveT(p, got)
+				LowerSolveT(p, got)
 			}
 			assert.Equal(t, want, got, "n = %d, %c", n, tr)
 		}

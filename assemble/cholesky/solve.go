@@ -58,7 +58,7 @@ func (f *Factor) forwardNode(x []float64, k int, inTop []bool, log []update) []u
 	fc, nc := s.first[k], s.first[k+1]-s.first[k]
 	p := f.panel[k]
 	xs := x[fc : fc+nc]
-	lowerSolve(p, xs)
+	LowerSolve(p, xs)
 	for j, r := range s.belowOf(k) {
 		row := p[(nc+j)*nc : (nc+j+1)*nc]
 		var d float64
@@ -98,7 +98,7 @@ func (f *Factor) backwardNode(x []float64, k int) {
 	} else {
 		backwardWide(x, xs, p[nc*nc:], s.belowOf(k))
 	}
-	lowerSolveT(p, xs)
+	LowerSolveT(p, xs)
 }
 
 // narrow is the widest supernode whose columns backwardNarrow sums in
