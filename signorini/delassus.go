@@ -13,8 +13,10 @@ type Delassus interface {
 	Contacts() int
 	// Diag returns W_aa, row-major.
 	Diag(a int) [4]float64
-	// OffDiag returns sum over b != a of W_ab r_b.
-	OffDiag(a int, r []float64) [2]float64
+	// OffDiag returns sum over b != a of W_ab r_b, normal and tangential
+	// components (two results rather than an array: the calling convention
+	// keeps them in registers, and a sweep waits on them).
+	OffDiag(a int, r []float64) (un, ut float64)
 }
 
 // Dense is a Delassus matrix stored densely, row-major, 2n x 2n.
@@ -37,14 +39,11 @@ func (d *Dense) Diag(a int) [4]float64 {
 // The dot products are gonum's (SIMD on amd64): a sweep over a dense W is
 // streaming it, which the scalar loop, one dependent addition after
 // another, did at a third of the speed.
-func (d *Dense) OffDiag(a int, r []float64) [2]float64 {
+func (d *Dense) OffDiag(a int, r []float64) (un, ut float64) {
 	m := 2 * d.N
-	var u [2]float64
-	for k := 0; k < 2; k++ {
-		row := d.Data[(2*a+k)*m : (2*a+k+1)*m]
-		u[k] = floats.Dot(row[:2*a], r[:2*a]) + floats.Dot(row[2*a+2:], r[2*a+2:m])
-	}
-	return u
+	n0, n1 := d.Data[2*a*m:(2*a+1)*m], d.Data[(2*a+1)*m:(2*a+2)*m]
+	return floats.Dot(n0[:2*a], r[:2*a]) + floats.Dot(n0[2*a+2:], r[2*a+2:m]),
+		floats.Dot(n1[:2*a], r[:2*a]) + floats.Dot(n1[2*a+2:], r[2*a+2:m])
 }
 
 // BlockSparse stores W by 2x2 blocks in compressed rows: the blocks of
@@ -145,7 +144,7 @@ func (w *BlockSparse) Contacts() int { return w.N }
 func (w *BlockSparse) Diag(a int) [4]float64 { return w.diag[a] }
 
 // OffDiag returns sum over b != a of W_ab r_b.
-func (w *BlockSparse) OffDiag(a int, r []float64) [2]float64 {
+func (w *BlockSparse) OffDiag(a int, r []float64) (un, ut float64) {
 	var u0, u1 float64
 	for k := w.Ptr[a]; k < w.Ptr[a+1]; k++ {
 		b := &w.Blocks[k]
@@ -154,7 +153,7 @@ func (w *BlockSparse) OffDiag(a int, r []float64) [2]float64 {
 		u0 += b[0]*r0 + b[1]*r1
 		u1 += b[2]*r0 + b[3]*r1
 	}
-	return [2]float64{u0, u1}
+	return u0, u1
 }
 
 // NumBlocks is the number of stored off-diagonal blocks.

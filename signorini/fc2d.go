@@ -261,8 +261,7 @@ func triplets(W Delassus) []Triplet {
 			var blk [4]float64
 			for c := 0; c < 2; c++ {
 				r[2*b+c] = 1
-				u := W.OffDiag(a, r)
-				blk[c], blk[2+c] = u[0], u[1]
+				blk[c], blk[2+c] = W.OffDiag(a, r)
 				r[2*b+c] = 0
 			}
 			add(a, b, blk)

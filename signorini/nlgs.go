@@ -108,13 +108,41 @@ type Result struct {
 // resize gives r room for n contacts, zeroed, keeping its storage; R
 // keeps its values when it is the warm start.
 func (r *Result) resize(n int, warm []float64) {
-	if len(warm) == 2*n && len(r.R) == 2*n && &warm[0] == &r.R[0] {
-		r.U, r.Status = resized(r.U, 2*n), resized(r.Status, n)
-	} else {
-		r.R, r.U, r.Status = resized(r.R, 2*n), resized(r.U, 2*n), resized(r.Status, n)
+	switch {
+	case len(warm) == 2*n && len(r.R) == 2*n && &warm[0] == &r.R[0]:
+		r.U = resized(r.U, 2*n)
+	case cap(r.R) == 0 && cap(r.U) == 0:
+		// A new result: one allocation where a small problem's solve
+		// costs little more than its allocations.
+		ru := make([]float64, 4*n)
+		r.R, r.U = ru[:2*n:2*n], ru[2*n:]
+	default:
+		r.R, r.U = resized(r.R, 2*n), resized(r.U, 2*n)
 	}
-	r.diag, r.order = resized(r.diag, n), resized(r.order, n)
+	r.Status = resized(r.Status, n)
 	r.Sweeps, r.Residual, r.Change = 0, 0, 0
+}
+
+// diagonal returns W's diagonal blocks: a BlockSparse's own, or copied
+// into res (a sweep would otherwise make an interface call per contact).
+func (r *Result) diagonal(W Delassus) [][4]float64 {
+	if w, ok := W.(*BlockSparse); ok {
+		return w.diag
+	}
+	r.diag = resized(r.diag, W.Contacts())
+	for a := range r.diag {
+		r.diag[a] = W.Diag(a)
+	}
+	return r.diag
+}
+
+// ordered returns the visiting order of a sweep that is not natural.
+func (r *Result) ordered(n int) []int {
+	r.order = resized(r.order, n)
+	for i := range r.order {
+		r.order[i] = i
+	}
+	return r.order
 }
 
 // resized returns s with length n and zero entries, reusing its storage.
@@ -174,12 +202,10 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	if w, ok := p.W.(*BlockSparse); ok && opt.Order == Shuffled {
 		return shuffled(p, w, opt, rng, res)
 	}
-	diag, order := res.diag, res.order
-	for a := range diag {
-		diag[a] = p.W.Diag(a)
-	}
-	for i := range order {
-		order[i] = i
+	diag := res.diagonal(p.W)
+	var order []int
+	if opt.Order != Natural {
+		order = res.ordered(n)
 	}
 	r := res.R
 	var qq float64
@@ -191,13 +217,18 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	// problems the change is below the tolerance long before the residual
 	// is. The stop comes at most 16 sweeps late.
 	nextCheck, wait := 1, 1
+	var change, norm float64
 	for sweep := 1; sweep <= maxSweeps; sweep++ {
 		arrange(order, opt.Order, sweep, rng)
-		var change, norm float64
-		for _, a := range order {
-			off := p.W.OffDiag(a, r)
-			uf := [2]float64{p.Q[2*a] + off[0], p.Q[2*a+1] + off[1]}
-			ra, st := single(&diag[a], uf, p.shift(a), p.Mu[a])
+		change, norm = 0, 0
+		for i := range n {
+			a := i
+			if order != nil {
+				a = order[i]
+			}
+			on, ot := p.W.OffDiag(a, r)
+			rn, rt, st := single(&diag[a], p.Q[2*a]+on, p.Q[2*a+1]+ot, p.shift(a), p.Mu[a])
+			ra := [2]float64{rn, rt}
 			if omega != 1 {
 				ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
 			}
@@ -210,10 +241,16 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		res.Sweeps = sweep
 		// The change is scaled like the residual: by max(||r||, ||q||),
 		// floored at 1 when both vanish, so that r ~ 0 (q ~ 0) does not
-		// make a round-off change look large.
-		res.Change = math.Sqrt(change) / scaleOf(math.Sqrt(math.Max(norm, qq)))
-		small := res.Change <= tol || res.Change <= changeTol || (changeTol < 0 && sweep%10 == 0)
+		// make a round-off change look large. It is compared in squares: two
+		// square roots and a division cost a sixth of a sweep over two
+		// contacts.
+		s2 := math.Max(norm, qq)
+		if s2 <= tiny*tiny {
+			s2 = 1
+		}
+		small := change <= tol*tol*s2 || (changeTol >= 0 && change <= changeTol*changeTol*s2) || (changeTol < 0 && sweep%10 == 0)
 		if (small && sweep >= nextCheck) || sweep == maxSweeps {
+			res.Change = relativeChange(change, norm, qq)
 			res.Residual = Residual(p, r, res.U)
 			if res.Residual <= tol && (changeTol < 0 || res.Change <= changeTol) {
 				statuses(p, res)
@@ -222,6 +259,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 			nextCheck, wait = sweep+wait, min(2*wait, 16)
 		}
 	}
+	res.Change = relativeChange(change, norm, qq)
 	statuses(p, res)
 	return res, fmt.Errorf("%w in %d sweeps: residual %.3g, relative change %.3g (tolerance %.3g)", ErrNotConverged, res.Sweeps, res.Residual, res.Change, tol)
 }
@@ -317,9 +355,9 @@ func Residual(p *Problem, r, u []float64) float64 {
 	var res2, rr, uu, qq float64
 	for a := 0; a < n; a++ {
 		d := p.W.Diag(a)
-		off := p.W.OffDiag(a, r)
+		on, ot := p.W.OffDiag(a, r)
 		ra := [2]float64{r[2*a], r[2*a+1]}
-		ua := [2]float64{p.Q[2*a] + off[0] + d[0]*ra[0] + d[1]*ra[1], p.Q[2*a+1] + off[1] + d[2]*ra[0] + d[3]*ra[1]}
+		ua := [2]float64{p.Q[2*a] + on + d[0]*ra[0] + d[1]*ra[1], p.Q[2*a+1] + ot + d[2]*ra[0] + d[3]*ra[1]}
 		u[2*a], u[2*a+1] = ua[0], ua[1]
 		res2 += residual1(ra, ua, p.shift(a), p.Mu[a])
 		rr += ra[0]*ra[0] + ra[1]*ra[1]
@@ -329,10 +367,19 @@ func Residual(p *Problem, r, u []float64) float64 {
 	return math.Sqrt(res2) / scaleOf(math.Sqrt(math.Max(rr, math.Max(uu, qq))))
 }
 
+// relativeChange is the change of r over a sweep relative to
+// max(||r||, ||q||), from their squares.
+func relativeChange(change, norm, qq float64) float64 {
+	return math.Sqrt(change) / scaleOf(math.Sqrt(math.Max(norm, qq)))
+}
+
+// tiny is the round-off level below which a norm does not scale.
+const tiny = 2.220446049250313e-16
+
 // scaleOf is the denominator of relative measures: x, or 1 when x is at
 // round-off level (as Siconos does).
 func scaleOf(x float64) float64 {
-	if x <= 2.220446049250313e-16 {
+	if x <= tiny {
 		return 1
 	}
 	return x

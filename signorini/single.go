@@ -27,7 +27,7 @@ func (s Status) String() string {
 // or strongly non-symmetric W_aa, with mu |W_nt| >= W_nn), the candidate
 // with the smallest natural-map residual is returned.
 func Single(W [4]float64, uf [2]float64, s, mu float64) (r, u [2]float64, st Status) {
-	r, st = single(&W, uf, s, mu)
+	r[0], r[1], st = single(&W, uf[0], uf[1], s, mu)
 	// Each case's velocity follows from its own equations, exactly: open
 	// keeps uf, stick ends at (-s, 0), a slide at u_N = -s.
 	switch st {
@@ -41,32 +41,33 @@ func Single(W [4]float64, uf [2]float64, s, mu float64) (r, u [2]float64, st Sta
 	return r, u, st
 }
 
-// single is Single without the velocity, W by pointer: the sweep's inner
-// loop.
-func single(W *[4]float64, uf [2]float64, s, mu float64) (r [2]float64, st Status) {
-	un := uf[0] + s
+// single is Single without the velocity, W by pointer and the vectors by
+// component, which the calling convention keeps in registers: the sweep's
+// inner loop, where a small problem waits on each contact's result.
+func single(W *[4]float64, ufn, uft, s, mu float64) (rn, rt float64, st Status) {
+	un := ufn + s
 	if un >= 0 {
-		return [2]float64{}, Open
+		return 0, 0, Open
 	}
 	// Stick: u = (-s, 0).
 	if det := W[0]*W[3] - W[1]*W[2]; det > 0 {
-		r = [2]float64{-(W[3]*un - W[1]*uf[1]) / det, -(-W[2]*un + W[0]*uf[1]) / det}
-		if r[0] >= 0 && math.Abs(r[1]) <= mu*r[0] {
-			return r, Stick
+		rn, rt = -(W[3]*un-W[1]*uft)/det, -(-W[2]*un+W[0]*uft)/det
+		if rn >= 0 && math.Abs(rt) <= mu*rn {
+			return rn, rt, Stick
 		}
 	}
 	// Slide in direction sg: r_T = -sg mu r_N, u_N + s = 0.
 	for _, sg := range [2]float64{1, -1} {
 		if d := W[0] - sg*mu*W[1]; d > 0 {
-			rn := -un / d
-			r = [2]float64{rn, -sg * mu * rn}
-			if ut := uf[1] + W[2]*r[0] + W[3]*r[1]; sg*ut >= 0 {
-				return r, slideStatus(sg)
+			rn = -un / d
+			rt = -sg * mu * rn
+			if ut := uft + W[2]*rn + W[3]*rt; sg*ut >= 0 {
+				return rn, rt, slideStatus(sg)
 			}
 		}
 	}
-	r, _, st = leastWrong(*W, uf, s, mu)
-	return r, st
+	r, _, st := leastWrong(*W, [2]float64{ufn, uft}, s, mu)
+	return r[0], r[1], st
 }
 
 func slideStatus(sg float64) Status {

@@ -102,7 +102,7 @@ func TestDelassus(t *testing.T) {
 					} else {
 						rb := make([]float64, 2*n)
 						rb[2*b+c] = 1
-						got = W.OffDiag(a, rb)
+						got[0], got[1] = W.OffDiag(a, rb)
 					}
 					scale := W.Diag(b)[0]
 					assert.InDelta(t, U[0], got[0], 1e-10*scale, "W[%d][%d] normal row, column %d", a, b, c)
