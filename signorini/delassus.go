@@ -41,9 +41,9 @@ func (d *Dense) Diag(a int) [4]float64 {
 // another, did at a third of the speed.
 func (d *Dense) OffDiag(a int, r []float64) (un, ut float64) {
 	m := 2 * d.N
-	n0, n1 := d.Data[2*a*m:(2*a+1)*m], d.Data[(2*a+1)*m:(2*a+2)*m]
-	return floats.Dot(n0[:2*a], r[:2*a]) + floats.Dot(n0[2*a+2:], r[2*a+2:m]),
-		floats.Dot(n1[:2*a], r[:2*a]) + floats.Dot(n1[2*a+2:], r[2*a+2:m])
+	rowN, rowT := d.Data[2*a*m:(2*a+1)*m], d.Data[(2*a+1)*m:(2*a+2)*m]
+	return floats.Dot(rowN[:2*a], r[:2*a]) + floats.Dot(rowN[2*a+2:], r[2*a+2:m]),
+		floats.Dot(rowT[:2*a], r[:2*a]) + floats.Dot(rowT[2*a+2:], r[2*a+2:m])
 }
 
 // BlockSparse stores W by 2x2 blocks in compressed rows: the blocks of
