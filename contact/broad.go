@@ -2,7 +2,8 @@ package contact
 
 import (
 	"math"
-	"slices"
+
+	"github.com/fecontact/fecontact/internal/reuse"
 )
 
 // box is an axis-aligned bounding box.
@@ -70,24 +71,17 @@ func (g *grid) build(boxes []box) {
 	g.nx = int(w/g.size) + 1
 	g.ny = int(h/g.size) + 1
 	nc := g.nx * g.ny
-	g.start = resize(g.start, nc+1)
+	g.start = reuse.Zeroed(g.start, nc+1)
 	g.each(func(c, _ int) { g.start[c+1]++ })
 	for c := 0; c < nc; c++ {
 		g.start[c+1] += g.start[c]
 	}
-	g.ids = resize(g.ids, g.start[nc])
+	g.ids = reuse.Zeroed(g.ids, g.start[nc])
 	g.fill = append(g.fill[:0], g.start[:nc]...)
 	g.each(func(c, id int) {
 		g.ids[g.fill[c]] = id
 		g.fill[c]++
 	})
-}
-
-// resize returns s with length n and zero entries, reusing its storage.
-func resize(s []int, n int) []int {
-	s = slices.Grow(s[:0], n)[:n] // amortised: a size that creeps up reallocates rarely
-	clear(s)
-	return s
 }
 
 func (g *grid) cell(x [2]float64) (int, int) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
 )
 
 // detectWork is the storage a detection reuses. Its items are the bodies,
@@ -99,7 +100,7 @@ func (s *System) place() {
 			}
 		}
 	}
-	w.verts = resize(w.verts, len(w.items))
+	w.verts = reuse.Zeroed(w.verts, len(w.items))
 	for k, sp := range w.span {
 		w.verts[k] = w.slab[sp[0]:sp[1]:sp[1]]
 	}
@@ -129,13 +130,6 @@ func (s *System) placeItem(k int) {
 	a := s.Alert / 2
 	w.lo, w.hi = append(w.lo, [2]float64{lo[0] - a, lo[1] - a}), append(w.hi, [2]float64{hi[0] + a, hi[1] + a})
 	w.span = append(w.span, [2]int{start, len(w.slab)}) // the slab may still grow
-}
-
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // broad appends the pairs of items (i < j by body, an item of the lower
@@ -232,8 +226,7 @@ func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, ad
 	at := func(i int) (int, int) {
 		return int((w.lo[i][0] - lo[0]) / cell), int((w.lo[i][1] - lo[1]) / cell)
 	}
-	w.cell, w.start = resize(w.cell, n), resize(w.start, nx*ny+1)
-	clear(w.start)
+	w.cell, w.start = reuse.Zeroed(w.cell, n), reuse.Zeroed(w.start, nx*ny+1)
 	for i := range n {
 		w.cell[i] = -1
 		if size[i] <= limit {
@@ -245,7 +238,7 @@ func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, ad
 	for c := range nx * ny {
 		w.start[c+1] += w.start[c]
 	}
-	w.binned = resize(w.binned, w.start[nx*ny])
+	w.binned = reuse.Zeroed(w.binned, w.start[nx*ny])
 	fill := slices.Clone(w.start[:nx*ny])
 	for i, c := range w.cell {
 		if c >= 0 {

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
+
+	"github.com/fecontact/fecontact/internal/reuse"
 )
 
 // Problem is one frictional contact problem: u = W r + Q, laws per contact.
@@ -110,16 +111,16 @@ type Result struct {
 func (r *Result) resize(n int, warm []float64) {
 	switch {
 	case len(warm) == 2*n && len(r.R) == 2*n && &warm[0] == &r.R[0]:
-		r.U = resized(r.U, 2*n)
+		r.U = reuse.Zeroed(r.U, 2*n)
 	case cap(r.R) == 0 && cap(r.U) == 0:
 		// A new result: one allocation where a small problem's solve
 		// costs little more than its allocations.
 		ru := make([]float64, 4*n)
 		r.R, r.U = ru[:2*n:2*n], ru[2*n:]
 	default:
-		r.R, r.U = resized(r.R, 2*n), resized(r.U, 2*n)
+		r.R, r.U = reuse.Zeroed(r.R, 2*n), reuse.Zeroed(r.U, 2*n)
 	}
-	r.Status = resized(r.Status, n)
+	r.Status = reuse.Zeroed(r.Status, n)
 	r.Sweeps, r.Residual, r.Change = 0, 0, 0
 }
 
@@ -129,7 +130,7 @@ func (r *Result) diagonal(W Delassus) [][4]float64 {
 	if w, ok := W.(*BlockSparse); ok {
 		return w.diag
 	}
-	r.diag = resized(r.diag, W.Contacts())
+	r.diag = reuse.Zeroed(r.diag, W.Contacts())
 	for a := range r.diag {
 		r.diag[a] = W.Diag(a)
 	}
@@ -138,18 +139,11 @@ func (r *Result) diagonal(W Delassus) [][4]float64 {
 
 // ordered returns the visiting order of a sweep that is not natural.
 func (r *Result) ordered(n int) []int {
-	r.order = resized(r.order, n)
+	r.order = reuse.Zeroed(r.order, n)
 	for i := range r.order {
 		r.order[i] = i
 	}
 	return r.order
-}
-
-// resized returns s with length n and zero entries, reusing its storage.
-func resized[T any](s []T, n int) []T {
-	s = slices.Grow(s[:0], n)[:n] // amortised: a size that creeps up reallocates rarely
-	clear(s)
-	return s
 }
 
 // ErrNotConverged is wrapped by the error NLGS returns with its last

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -79,7 +80,7 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 		}
 	}
 	if nnz := d.neighbours(units, nil); 2*(n+nnz) >= n*n {
-		d.dense = signorini.Dense{N: n, Data: sized(d.dense.Data, 4*n*n)}
+		d.dense = signorini.Dense{N: n, Data: reuse.Zeroed(d.dense.Data, 4*n*n)}
 		d.fill(units, &d.dense, nil)
 		return &d.dense, nil
 	}
@@ -96,7 +97,7 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 // neighbours counts, per unit, the other units that share a body with it,
 // and lists them in cols when cols is not nil; it returns the total.
 func (d *Delassus) neighbours(units []contact.Unit, cols [][]int) int {
-	d.mark = sized(d.mark, len(units))
+	d.mark = reuse.Zeroed(d.mark, len(units))
 	for a := range d.mark {
 		d.mark[a] = -1
 	}
@@ -150,7 +151,7 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 				}
 			}
 		}
-		d.blocks = sized(d.blocks, len(touching))
+		d.blocks = reuse.Zeroed(d.blocks, len(touching))
 		blocks := d.blocks
 		for _, b := range touching {
 			if sparse != nil {

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
 )
@@ -104,13 +104,6 @@ type stepWork struct {
 	prob               signorini.Problem
 	res                signorini.Result
 	vpred              [][]float64
-}
-
-// sized returns s with length n and zero entries, reusing its storage.
-func sized[T any](s []T, n int) []T {
-	s = slices.Grow(s[:0], n)[:n] // amortised: a size that creeps up reallocates rarely
-	clear(s)
-	return s
 }
 
 // unitID is a unit's identity across steps (its candidate node, and which
@@ -426,7 +419,7 @@ func (s *Simulation) begin(t, h, th float64) (v0, vfree [][]float64, err error) 
 		n += len(s.Rigid.Bodies)
 	}
 	w := &s.work
-	w.v0, w.vfree = sized(w.v0, n), sized(w.vfree, n)
+	w.v0, w.vfree = reuse.Zeroed(w.v0, n), reuse.Zeroed(w.vfree, n)
 	for i := range n {
 		if k := i - st.NumBodies(); k >= 0 {
 			w.v0[i], w.vfree[i] = s.Rigid.Velocity(k), s.Rigid.FreeVelocity(k)
@@ -465,7 +458,7 @@ func (s *Simulation) setPoses() {
 		return
 	}
 	n := s.Stepper.NumBodies()
-	s.poses = sized(s.poses, n+len(s.Rigid.Bodies))
+	s.poses = reuse.Zeroed(s.poses, n+len(s.Rigid.Bodies))
 	for k, b := range s.Rigid.Bodies {
 		s.poses[n+k] = b.Q
 	}
@@ -561,8 +554,8 @@ func (s *Simulation) deep(units []contact.Unit) bool {
 func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active, push []bool, err error) {
 	n := len(units)
 	w := &s.work
-	w.q, w.mu, w.shift = sized(w.q, 2*n), sized(w.mu, n), sized(w.shift, n)
-	w.u0, w.rigid1, w.active, w.push = sized(w.u0, n), sized(w.rigid1, n), sized(w.active, n), sized(w.push, n)
+	w.q, w.mu, w.shift = reuse.Zeroed(w.q, 2*n), reuse.Zeroed(w.mu, n), reuse.Zeroed(w.shift, n)
+	w.u0, w.rigid1, w.active, w.push = reuse.Zeroed(w.u0, n), reuse.Zeroed(w.rigid1, n), reuse.Zeroed(w.active, n), reuse.Zeroed(w.push, n)
 	w.prob = signorini.Problem{Q: w.q, Mu: w.mu, Shift: w.shift}
 	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
@@ -651,7 +644,7 @@ const pushReach = 1e-3
 func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
-	s.work.warm = sized(s.work.warm, 2*len(units))
+	s.work.warm = reuse.Zeroed(s.work.warm, 2*len(units))
 	opt.Warm = s.work.warm
 	opt.Reuse = &s.work.res
 	for a, u := range units {
@@ -678,7 +671,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 // record books the works of contact and keeps the units' states for output.
 func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
 	st := s.Stepper
-	s.work.v1 = sized(s.work.v1, len(s.work.v0))
+	s.work.v1 = reuse.Zeroed(s.work.v1, len(s.work.v0))
 	v1 := s.work.v1
 	for i := range v1 {
 		if k := i - st.NumBodies(); k >= 0 {

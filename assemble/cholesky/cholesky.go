@@ -109,14 +109,14 @@ func New(A *sparse.CSR, perm []int) (*Factor, error) {
 // nested dissection cost three times as much per entry as the rest.
 func (s *symbolic) panels() [][]float64 {
 	p := make([][]float64, len(s.first)-1)
+	size := func(k int) int { return (s.rowPtr[k+1] - s.rowPtr[k]) * (s.first[k+1] - s.first[k]) }
 	total := 0
 	for k := range p {
-		total += (s.rowPtr[k+1] - s.rowPtr[k]) * (s.first[k+1] - s.first[k])
+		total += size(k)
 	}
 	slab := make([]float64, total)
 	for k := range p {
-		n := (s.rowPtr[k+1] - s.rowPtr[k]) * (s.first[k+1] - s.first[k])
-		p[k], slab = slab[:n:n], slab[n:]
+		p[k], slab = slab[:size(k):size(k)], slab[size(k):]
 	}
 	return p
 }
