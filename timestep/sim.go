@@ -104,6 +104,7 @@ type stepWork struct {
 	prob               signorini.Problem
 	res                signorini.Result
 	vpred              [][]float64
+	loaded             []int // predict's columns of a compliance with an impulse
 }
 
 // unitID is a unit's identity across steps (its candidate node, and which
@@ -483,10 +484,20 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 		b := st.Body(i)
 		c := st.Compliance(i)
 		nb := len(c.Eqs)
+		// Few contact DOFs carry an impulse: sum over those columns only
+		// (the same sum, in the same order, less its zero terms).
+		loaded := s.work.loaded[:0]
+		for l, f := range c.Eqs {
+			if s.r[i][f] != 0 {
+				loaded = append(loaded, l)
+			}
+		}
+		s.work.loaded = loaded
 		for k, e := range c.Eqs {
 			var dv float64
-			for l, f := range c.Eqs {
-				dv += c.C[k*nb+l] * s.r[i][f]
+			row := c.C[k*nb : (k+1)*nb]
+			for _, l := range loaded {
+				dv += row[l] * s.r[i][c.Eqs[l]]
 			}
 			v[i][e] += dv
 			s.disp[i][b.Space.DOFs.DOF[e]] = b.Q[e] + h*(th*v[i][e]+(1-th)*b.V[e])
