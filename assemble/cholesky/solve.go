@@ -52,26 +52,90 @@ func (f *Factor) forward(x []float64) {
 // forwardNode solves supernode k's diagonal block and updates the rows
 // below it; with inTop set, the updates of top columns are appended to log
 // instead (see forwardParallel), and log is returned. Each row below is
-// updated once, so their order is free: that of the panel.
+// updated once, so their order is free: that of the panel. The top rows
+// come first there: the rows below k are columns of its ancestors, in
+// descending order, and the ancestors in top are those above the first one
+// in it (top is closed upwards). Each row's sum is formed from zero in
+// column order, as a plain dot product would.
 func (f *Factor) forwardNode(x []float64, k int, inTop []bool, log []update) []update {
 	s := f.sym
 	fc, nc := s.first[k], s.first[k+1]-s.first[k]
 	p := f.panel[k]
 	xs := x[fc : fc+nc]
+	below := s.belowOf(k)
+	if nc == 2 { // the nested dissection's leaves
+		return forwardPair(x, xs, p, below, k, inTop, log)
+	}
 	LowerSolve(p, xs)
-	for j, r := range s.belowOf(k) {
-		row := p[(nc+j)*nc : (nc+j+1)*nc]
+	q := p[nc*nc:]
+	t := 0
+	for ; inTop != nil && t < len(below) && inTop[below[t]]; t++ {
 		var d float64
-		for c, v := range row {
+		for c, v := range q[t*nc : (t+1)*nc] {
 			d += v * xs[c]
 		}
-		if inTop != nil && inTop[r] {
-			log = append(log, update{int32(k), r, d})
-		} else {
-			x[r] -= d
-		}
+		log = append(log, update{int32(k), below[t], d})
+	}
+	forwardRows(x, xs, q[t*nc:], below[t:])
+	return log
+}
+
+// forwardPair is forwardNode for a supernode of two columns, with the two
+// unknowns in registers (the diagonal solve is LowerSolve's operations).
+func forwardPair(x, xs, p []float64, below []int32, k int, inTop []bool, log []update) []update {
+	x0 := xs[0] / p[0]
+	var s float64
+	s += x0 * p[2]
+	x1 := (xs[1] - s) / p[3]
+	xs[0], xs[1] = x0, x1
+	q := p[4 : 4+2*len(below)]
+	j := 0
+	for ; inTop != nil && j < len(below) && inTop[below[j]]; j++ {
+		var d float64
+		d += q[2*j] * x0
+		d += q[2*j+1] * x1
+		log = append(log, update{int32(k), below[j], d})
+	}
+	for ; j < len(below); j++ {
+		var d float64
+		d += q[2*j] * x0
+		d += q[2*j+1] * x1
+		x[below[j]] -= d
 	}
 	return log
+}
+
+// forwardRows subtracts from x the products of the rows below a
+// supernode, q in the panel's order, with its solved part xs, four rows
+// at a time: the four sums share each load of xs and do not wait on one
+// another.
+func forwardRows(x, xs, q []float64, below []int32) {
+	nc := len(xs)
+	j := 0
+	for ; j+4 <= len(below); j += 4 {
+		r0 := q[j*nc : (j+1)*nc]
+		r1 := q[(j+1)*nc : (j+2)*nc][:len(r0)]
+		r2 := q[(j+2)*nc : (j+3)*nc][:len(r0)]
+		r3 := q[(j+3)*nc : (j+4)*nc][:len(r0)]
+		var d0, d1, d2, d3 float64
+		for c, v := range xs[:len(r0)] {
+			d0 += r0[c] * v
+			d1 += r1[c] * v
+			d2 += r2[c] * v
+			d3 += r3[c] * v
+		}
+		x[below[j]] -= d0
+		x[below[j+1]] -= d1
+		x[below[j+2]] -= d2
+		x[below[j+3]] -= d3
+	}
+	for ; j < len(below); j++ {
+		var d float64
+		for c, v := range q[j*nc : (j+1)*nc] {
+			d += v * xs[c]
+		}
+		x[below[j]] -= d
+	}
 }
 
 // backward solves L' x = y in place.
