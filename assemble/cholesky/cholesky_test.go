@@ -421,11 +421,13 @@ func solveOrder(t *testing.T, dof int) {
 	}
 }
 
-// TestForwardIsPlainDots: the forward substitution's unrolled row updates
-// (two columns in registers, four rows at a time) give, bit for bit, a
-// plain dot product per row below each supernode, on factors whose
-// supernodes are 1 to over 8 columns wide.
-func TestForwardIsPlainDots(t *testing.T) {
+// TestSubstitutionKernels: on factors whose supernodes are 1 to over 8
+// columns wide, the forward substitution's unrolled row updates (two
+// columns in registers, four rows at a time) give, bit for bit, a plain
+// dot product per row below each supernode; the backward substitution's
+// two-column supernodes, done in registers, give backwardNarrow and
+// LowerSolveT's results bit for bit.
+func TestSubstitutionKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	widths := map[int]bool{}
 	for _, dof := range []int{1, 2, 3} {
@@ -460,7 +462,21 @@ func TestForwardIsPlainDots(t *testing.T) {
 		got := make([]float64, raw.I)
 		f.Forward(got, b)
 		for i := range got {
-			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "dof %d: row %d", dof, i)
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "forward, dof %d: row %d", dof, i)
+		}
+		f.backward(got)
+		for k := len(s.first) - 2; k >= 0; k-- {
+			fc, nc := s.first[k], s.first[k+1]-s.first[k]
+			p, xs := f.panel[k], want[fc:fc+nc]
+			if nc <= narrow {
+				backwardNarrow(want, xs, p[nc*nc:], s.belowOf(k))
+			} else {
+				backwardWide(want, xs, p[nc*nc:], s.belowOf(k))
+			}
+			LowerSolveT(p, xs)
+		}
+		for i := range got {
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "backward, dof %d: row %d", dof, i)
 		}
 	}
 	ws := slices.Sorted(maps.Keys(widths))

@@ -157,9 +157,17 @@ func (f *Factor) backwardNode(x []float64, k int) {
 	fc, nc := s.first[k], s.first[k+1]-s.first[k]
 	p := f.panel[k]
 	xs := x[fc : fc+nc]
-	if nc <= narrow {
+	switch {
+	case nc == 2: // the nested dissection's leaves
+		a0, a1 := columnPair(x, xs[0], xs[1], p[4:], s.belowOf(k), 2)
+		// LowerSolveT's operations, in registers.
+		x1 := a1 / p[3]
+		a0 -= p[2] * x1
+		xs[0], xs[1] = a0/p[0], x1
+		return
+	case nc <= narrow:
 		backwardNarrow(x, xs, p[nc*nc:], s.belowOf(k))
-	} else {
+	default:
 		backwardWide(x, xs, p[nc*nc:], s.belowOf(k))
 	}
 	LowerSolveT(p, xs)
@@ -182,21 +190,26 @@ func backwardNarrow(x, xs, q []float64, below []int32) {
 			xs[c] = narrowColumn(x, xs[c], q[c:], below, nc)
 			continue
 		}
-		a0, a1 := xs[c], xs[c+1]
-		j := len(below) - 1
-		for ; j >= 3; j -= 4 {
-			x0, x1, x2, x3 := x[below[j]], x[below[j-1]], x[below[j-2]], x[below[j-3]]
-			g := q[(j-3)*nc+c : j*nc+c+2]
-			a0 -= g[3*nc]*x0 + g[2*nc]*x1 + g[nc]*x2 + g[0]*x3
-			a1 -= g[3*nc+1]*x0 + g[2*nc+1]*x1 + g[nc+1]*x2 + g[1]*x3
-		}
-		for ; j >= 0; j-- {
-			xj := x[below[j]]
-			a0 -= q[j*nc+c] * xj
-			a1 -= q[j*nc+c+1] * xj
-		}
-		xs[c], xs[c+1] = a0, a1
+		xs[c], xs[c+1] = columnPair(x, xs[c], xs[c+1], q[c:], below, nc)
 	}
+}
+
+// columnPair returns a0 and a1 less the rows below of two adjacent
+// columns, q holding them at stride nc, four rows at a time.
+func columnPair(x []float64, a0, a1 float64, q []float64, below []int32, nc int) (float64, float64) {
+	j := len(below) - 1
+	for ; j >= 3; j -= 4 {
+		x0, x1, x2, x3 := x[below[j]], x[below[j-1]], x[below[j-2]], x[below[j-3]]
+		g := q[(j-3)*nc : j*nc+2]
+		a0 -= g[3*nc]*x0 + g[2*nc]*x1 + g[nc]*x2 + g[0]*x3
+		a1 -= g[3*nc+1]*x0 + g[2*nc+1]*x1 + g[nc+1]*x2 + g[1]*x3
+	}
+	for ; j >= 0; j-- {
+		xj := x[below[j]]
+		a0 -= q[j*nc] * xj
+		a1 -= q[j*nc+1] * xj
+	}
+	return a0, a1
 }
 
 // narrowColumn is backwardNarrow for one column a: q holds it at stride
