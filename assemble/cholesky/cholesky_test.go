@@ -422,7 +422,7 @@ func solveOrder(t *testing.T, dof int) {
 }
 
 // TestSubstitutionKernels: on factors whose supernodes are 1 to over 8
-// columns wide, the forward substitution's unrolled row updates (two
+// columns wide (and on one-supernode factors, narrow roots), the forward substitution's unrolled row updates (two
 // columns in registers, four rows at a time) give, bit for bit, a plain
 // dot product per row below each supernode; the backward substitution's
 // two-column supernodes, done in registers, give backwardNarrow and
@@ -430,8 +430,9 @@ func solveOrder(t *testing.T, dof int) {
 func TestSubstitutionKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	widths := map[int]bool{}
-	for _, dof := range []int{1, 2, 3} {
-		A, coords := grid(17, 13, dof, rng)
+	for _, g := range []struct{ nx, ny, dof int }{{17, 13, 1}, {17, 13, 2}, {17, 13, 3}, {2, 2, 1}, {2, 1, 3}} {
+		dof := g.dof
+		A, coords := grid(g.nx, g.ny, dof, rng)
 		raw := A.RawMatrix()
 		perm, err := NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), coords)
 		require.NoError(t, err)

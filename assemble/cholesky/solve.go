@@ -185,6 +185,9 @@ const narrow = 8
 // of L). The operations and their order are backwardWide's.
 func backwardNarrow(x, xs, q []float64, below []int32) {
 	nc := len(xs)
+	if len(below) == 0 { // a root: q[c:] would be out of range
+		return
+	}
 	for c := 0; c < nc; c += 2 {
 		if c+1 == nc {
 			xs[c] = narrowColumn(x, xs[c], q[c:], below, nc)
