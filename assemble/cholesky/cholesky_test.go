@@ -422,7 +422,8 @@ func solveOrder(t *testing.T, dof int) {
 }
 
 // TestSubstitutionKernels: on factors whose supernodes are 1 to over 8
-// columns wide (and on one-supernode factors, narrow roots), the forward substitution's unrolled row updates (two
+// columns wide, and on factors of one narrow supernode (a root with no
+// rows below), the forward substitution's unrolled row updates (two
 // columns in registers, four rows at a time) give, bit for bit, a plain
 // dot product per row below each supernode; the backward substitution's
 // two-column supernodes, done in registers, give backwardNarrow and
