@@ -354,16 +354,26 @@ func TestTriangularSolves(t *testing.T) {
 // rows in ascending order, four per subtraction. The panels' layout, the
 // narrow supernodes' register sums and the four-row triangular solves
 // change where the entries are read from, never the arithmetic. Two and
-// three unknowns per point give supernodes of even and odd widths.
+// three unknowns per point give supernodes of even and odd widths: two
+// columns (the leaves, whose substitutions keep both unknowns in
+// registers) and wider ones, odd among them; grids of one point or two
+// give a single narrow supernode, a root with no rows below.
 func TestSolveOrder(t *testing.T) {
-	for _, dof := range []int{2, 3} {
-		t.Run(fmt.Sprintf("dof=%d", dof), func(t *testing.T) { solveOrder(t, dof) })
+	widths := map[int]bool{}
+	for _, g := range []struct{ nx, ny, dof int }{{23, 17, 2}, {23, 17, 3}, {2, 2, 1}, {2, 1, 3}} {
+		t.Run(fmt.Sprintf("%dx%d,dof=%d", g.nx, g.ny, g.dof), func(t *testing.T) {
+			maps.Copy(widths, solveOrder(t, g.nx, g.ny, g.dof))
+		})
 	}
+	ws := slices.Sorted(maps.Keys(widths))
+	assert.Contains(t, ws, 2, "two-column supernodes")
+	assert.True(t, slices.ContainsFunc(ws, func(w int) bool { return w > 8 && w%2 == 1 }), "wide, odd supernodes: %v", ws)
 }
 
-func solveOrder(t *testing.T, dof int) {
+// solveOrder checks one grid's solve and returns its supernodes' widths.
+func solveOrder(t *testing.T, nx, ny, dof int) map[int]bool {
 	rng := rand.New(rand.NewPCG(9, 10))
-	A, coords := grid(23, 17, dof, rng)
+	A, coords := grid(nx, ny, dof, rng)
 	raw := A.RawMatrix()
 	perm, err := NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), coords)
 	require.NoError(t, err)
@@ -385,8 +395,10 @@ func solveOrder(t *testing.T, dof int) {
 			blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nc, Stride: n, Data: L[fc*n+fc:]},
 			blas64.Vector{N: nc, Inc: 1, Data: want[fc : fc+nc]}
 	}
+	widths := map[int]bool{}
 	for k := 0; k+1 < len(s.first); k++ {
 		fc, nc, rows, diag, xs := block(k)
+		widths[nc] = true
 		blas64.Trsv(blas.NoTrans, diag, xs)
 		for _, r := range rows {
 			var d float64
@@ -419,69 +431,5 @@ func solveOrder(t *testing.T, dof int) {
 	for k, p := range s.perm {
 		require.Equal(t, math.Float64bits(want[k]), math.Float64bits(x[p]), "row %d", p)
 	}
-}
-
-// TestSubstitutionKernels: on factors whose supernodes are 1 to over 8
-// columns wide, and on factors of one narrow supernode (a root with no
-// rows below), the forward substitution's unrolled row updates (two
-// columns in registers, four rows at a time) give, bit for bit, a plain
-// dot product per row below each supernode; the backward substitution's
-// two-column supernodes, done in registers, give backwardNarrow and
-// LowerSolveT's results bit for bit.
-func TestSubstitutionKernels(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	widths := map[int]bool{}
-	for _, g := range []struct{ nx, ny, dof int }{{17, 13, 1}, {17, 13, 2}, {17, 13, 3}, {2, 2, 1}, {2, 1, 3}} {
-		dof := g.dof
-		A, coords := grid(g.nx, g.ny, dof, rng)
-		raw := A.RawMatrix()
-		perm, err := NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), coords)
-		require.NoError(t, err)
-		f, err := New(A, perm)
-		require.NoError(t, err)
-		b := make([]float64, raw.I)
-		for i := range b {
-			b[i] = rng.NormFloat64()
-		}
-		want := make([]float64, raw.I)
-		for k, p := range f.sym.perm {
-			want[k] = b[p]
-		}
-		s := f.sym
-		for k := 0; k+1 < len(s.first); k++ {
-			fc, nc := s.first[k], s.first[k+1]-s.first[k]
-			widths[nc] = true
-			p, xs := f.panel[k], want[fc:fc+nc]
-			LowerSolve(p, xs)
-			for j, r := range s.belowOf(k) {
-				var d float64
-				for c, v := range p[(nc+j)*nc : (nc+j+1)*nc] {
-					d += v * xs[c]
-				}
-				want[r] -= d
-			}
-		}
-		got := make([]float64, raw.I)
-		f.Forward(got, b)
-		for i := range got {
-			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "forward, dof %d: row %d", dof, i)
-		}
-		f.backward(got)
-		for k := len(s.first) - 2; k >= 0; k-- {
-			fc, nc := s.first[k], s.first[k+1]-s.first[k]
-			p, xs := f.panel[k], want[fc:fc+nc]
-			if nc <= narrow {
-				backwardNarrow(want, xs, p[nc*nc:], s.belowOf(k))
-			} else {
-				backwardWide(want, xs, p[nc*nc:], s.belowOf(k))
-			}
-			LowerSolveT(p, xs)
-		}
-		for i := range got {
-			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "backward, dof %d: row %d", dof, i)
-		}
-	}
-	ws := slices.Sorted(maps.Keys(widths))
-	assert.Contains(t, ws, 2, "pairs")
-	assert.True(t, slices.ContainsFunc(ws, func(w int) bool { return w > 8 && w%2 == 1 }), "wide, odd supernodes: %v", ws)
+	return widths
 }
