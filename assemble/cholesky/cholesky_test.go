@@ -307,6 +307,20 @@ func TestParallelSolveIsSequential(t *testing.T) {
 		require.NotNil(t, f.splan, "the two-core plan was used")
 		require.NotEmpty(t, f.splan.parts[0])
 		require.NotEmpty(t, f.splan.parts[1])
+		// forwardNode logs a part supernode's top rows as a prefix of
+		// its rows below: no top row may follow a row of a part.
+		for _, part := range f.splan.parts {
+			for _, k := range part {
+				below := f.sym.belowOf(k)
+				t0 := 0
+				for t0 < len(below) && f.splan.inTop[below[t0]] {
+					t0++
+				}
+				for _, r := range below[t0:] {
+					require.False(t, f.splan.inTop[r], "supernode %d: top row %d after a part's row", k, r)
+				}
+			}
+		}
 		assert.Equal(t, x[0], x[1])
 		// And it solves: the residual of A x = b.
 		r := make([]float64, raw.I)
