@@ -132,6 +132,7 @@ type Detector struct {
 
 	boundaries map[*mesh.Mesh][]mesh.Edge // for Overlaps, found by NewDetector
 	gauge      gauge                      // Overlaps' depth measure, reused
+	deepest    []Overlap                  // Deepest's result, reused
 	out        [2]detection               // Detect's results, used in turn
 	turn       int
 }

@@ -21,15 +21,32 @@ type Overlap struct {
 // Detection only looks within the alert distance, so such a node is never
 // found by Detect: the contact has been missed (bodies that start
 // interpenetrated, an obstacle polyline listed the wrong way round, a body
-// that moved farther than the alert distance in one step). The test is
-// exact for straight edges and takes quadratic edges as two chords.
+// that moved farther than the alert distance in one step).
+func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
+	var out []Overlap
+	for pi, o := range d.Deepest(cfg, every) {
+		if o.Depth > d.Pairs[pi].Alert {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Deepest returns, for each pair in order, its deepest node inside the other
+// body or the obstacle: a node of the candidate side, or for a pair of
+// sides of either side (Reverse), whatever the contact units say; Depth 0
+// when none is inside. It measures what the contact law promises (no
+// interpenetration) independently of the units' linearised gaps. The test
+// is exact for straight edges and takes quadratic edges as two chords.
 //
 // With every set, all nodes of the bodies are tested, not only those of the
 // pair's sides: a body that starts wholly inside an obstacle has its
 // candidate nodes on the obstacle's surface, and only its other nodes show
 // it. That costs nodes x boundary edges: for the first configuration.
-func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
-	var out []Overlap
+//
+// The slice is the Detector's, valid until the next call.
+func (d *Detector) Deepest(cfg Config, every bool) []Overlap {
+	d.deepest = d.deepest[:0]
 	for pi, p := range d.Pairs {
 		worst := Overlap{Pair: pi}
 		for _, ps := range p.passes {
@@ -54,11 +71,9 @@ func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
 				}
 			}
 		}
-		if worst.Depth > p.Alert {
-			out = append(out, worst)
-		}
+		d.deepest = append(d.deepest, worst)
 	}
-	return out
+	return d.deepest
 }
 
 // boundary returns the mesh's boundary edges, computed once.

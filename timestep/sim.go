@@ -57,6 +57,14 @@ type StepStats struct {
 	Newton             int     // contact solves after the first on a hyperelastic body's new Newton tangent
 	NewtonIterations   int     // the most Newton iterations of a hyperelastic body; 0 without one
 	Factorisations     int     // of the hyperelastic bodies' tangents (one per iteration, fewer under modified Newton)
+
+	// Deepest is the deepest node of any pair's sides (either side of a
+	// pair of bodies) inside the other body or the obstacle at the start of
+	// the step (Depth 0: none; contact.Detector.Deepest): the penetration
+	// the units' linearised gaps do not show, such as a node that entered
+	// through a face no unit held it against. Rigid bodies' contacts are
+	// not measured.
+	Deepest contact.Overlap
 }
 
 // ContactState is one unit's state after a step, for output.
@@ -249,9 +257,9 @@ func sysBodies(sys *rigid.System) []*rigid.Body {
 // Contacts returns the units of the last step with their impulses.
 func (s *Simulation) Contacts() []ContactState { return s.contacts }
 
-// overlapError describes a node found inside the other body deeper than
-// the alert distance: at the start, or after step done steps.
-func (s *Simulation) overlapError(o contact.Overlap, done int) error {
+// Describe names a node found inside the other body or the obstacle (a
+// StepStats.Deepest): its pair, body and position, and its depth.
+func (s *Simulation) Describe(o contact.Overlap) string {
 	p := s.Detector.Pairs[o.Pair]
 	side, other := p.Candidate, p.Antagonist
 	if o.Reverse {
@@ -263,11 +271,18 @@ func (s *Simulation) overlapError(o contact.Overlap, done int) error {
 	} else {
 		inside = fmt.Sprintf("obstacle %q", p.Obstacle.Name)
 	}
-	what := fmt.Sprintf("contact pair %d %q: node %d of body %q, at (%.6g, %.6g), is %.3g m inside %s, deeper than the alert distance %.3g m, where detection cannot see it",
-		o.Pair+1, p.Name, o.Node, s.Stepper.Body(side.Body).Name, o.X[0], o.X[1], o.Depth, inside, p.Alert)
+	return fmt.Sprintf("contact pair %d %q: node %d of body %q, at (%.6g, %.6g), is %.3g m inside %s",
+		o.Pair+1, p.Name, o.Node, s.Stepper.Body(side.Body).Name, o.X[0], o.X[1], o.Depth, inside)
+}
+
+// overlapError describes a node found inside the other body deeper than
+// the alert distance: at the start, or after step done steps.
+func (s *Simulation) overlapError(o contact.Overlap, done int) error {
+	p := s.Detector.Pairs[o.Pair]
+	what := fmt.Sprintf("%s, deeper than the alert distance %.3g m, where detection cannot see it", s.Describe(o), p.Alert)
 	if done == 0 {
 		fix := "move the bodies apart"
-		if other == nil && p.Obstacle.Radius == 0 {
+		if p.Obstacle != nil && p.Obstacle.Radius == 0 {
 			fix = "move the body out of the obstacle, or list the polyline's points the other way round (the obstacle is on their right)"
 		}
 		return fmt.Errorf("at the start: %s: %s", what, fix)
@@ -294,14 +309,20 @@ func (s *Simulation) Step() (StepStats, error) {
 	}
 	s.setPoses()
 	cfg := contact.Config{Time: t, Disp: s.disp, Poses: s.poses}
-	if ov := s.Detector.Overlaps(cfg, st.Steps() == 0); len(ov) > 0 {
-		return StepStats{}, s.overlapError(ov[0], st.Steps())
+	var deepest contact.Overlap
+	for _, o := range s.Detector.Deepest(cfg, st.Steps() == 0) {
+		if o.Depth > s.Detector.Pairs[o.Pair].Alert {
+			return StepStats{}, s.overlapError(o, st.Steps())
+		}
+		if o.Depth > deepest.Depth {
+			deepest = o
+		}
 	}
 	units, points, err := s.Detector.Detect(cfg)
 	if err != nil {
 		return StepStats{}, err
 	}
-	stats := StepStats{Step: st.Steps() + 1, Time: t + h, MinGap: math.Inf(1)}
+	stats := StepStats{Step: st.Steps() + 1, Time: t + h, MinGap: math.Inf(1), Deepest: deepest}
 	for _, p := range points {
 		stats.MinGap = math.Min(stats.MinGap, p.Gap)
 	}

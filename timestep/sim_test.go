@@ -51,12 +51,17 @@ func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law contac
 // TestCollidingBlocks runs [JM91]'s example for 750 steps in every
 // element kind: the upper block slides on the lower one, then bounces off
 // with both bodies vibrating. Contact is two-pass: the depth is that of
-// any node of either block inside the other. Bounds: 1% of the cell size
-// (4 mm) with the nodal basis on 2-node edges, 1.5% on 3-node edges (the
-// lower block's nodes against the upper block's curved edges reach 1.0%),
-// 3% with the pairing basis (its constraints hold on weighted gaps, so a
-// node may dip a little where its neighbours are clear); the energy
-// balance closes to 1e-6; the contact law dissipates.
+// any node of either block inside the other, which each step measures on
+// its start configuration (StepStats.Deepest) as the test does on the end
+// of the step before. Bounds: 1% of the cell size (4 mm) with the nodal
+// basis on 2-node edges, 1.5% on 3-node edges, 3% with the pairing basis
+// (its constraints hold on weighted gaps, so a node may dip a little where
+// its neighbours are clear); measured 0.50 % in Q4, 0.39 % in T3, 0.87 %
+// in Q8, 0.82 % in T6 and 2.3 % with the pairing basis: in Q4 and T3 a
+// node of the lower block inside the upper one, which the smallest unit
+// gap (-1.1 um in Q4) does not show; in Q8 and T6 the upper block's
+// leading corner. The energy balance closes to 1e-6; the contact law
+// dissipates.
 func TestCollidingBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		kind  mesh.Kind
@@ -68,10 +73,16 @@ func TestCollidingBlocks(t *testing.T) {
 			sim, bodies := blocks(t, tc.kind, 1, tc.basis, contact.Positional, 0.1)
 			e0 := sim.Stepper.TotalEnergy()
 			minGap, slides, lastContact, worstLaw := math.Inf(1), 0, 0, 0.0
+			depth, measured := 0.0, 0.0
 			for i := 1; i <= 750; i++ {
 				st, err := sim.Step()
 				require.NoError(t, err)
 				require.True(t, st.Converged || st.Units == 0, "step %d", i)
+				// The step's own measure of the start configuration is the
+				// test's of the end of the step before.
+				require.InDelta(t, measured, st.Deepest.Depth, 1e-15, "step %d: Deepest", i)
+				measured = deepest(bodies)
+				depth = math.Max(depth, st.Deepest.Depth)
 				minGap = math.Min(minGap, st.MinGap)
 				worstLaw = math.Max(worstLaw, st.NormalWork)
 				slides += st.Slide
@@ -81,9 +92,9 @@ func TestCollidingBlocks(t *testing.T) {
 			}
 			e := sim.Stepper.TotalEnergy()
 			vy := meanVelocity(bodies[1])[1]
-			t.Logf("%v: largest penetration %.3g m (%.2g of a cell), %d sliding unit-steps, last contact at step %d, upper block v_y %.3g m/s, friction %.4g J, contact law %.4g J, elastic at end %.4g J",
-				tc.kind, -minGap, -minGap/0.004, slides, lastContact, vy, sim.FrictionWork, sim.NormalWork, e.Elastic)
-			assert.Less(t, -minGap, tc.bound*0.004, "penetration")
+			t.Logf("%v: deepest node %.3g m inside the other block (%.2g of a cell), smallest unit gap %.3g m, %d sliding unit-steps, last contact at step %d, upper block v_y %.3g m/s, friction %.4g J, contact law %.4g J, elastic at end %.4g J",
+				tc.kind, depth, depth/0.004, minGap, slides, lastContact, vy, sim.FrictionWork, sim.NormalWork, e.Elastic)
+			assert.Less(t, depth, tc.bound*0.004, "depth")
 			assert.InDelta(t, e0.Balance(), e.Balance(), 1e-6*e0.Kinetic, "energy balance")
 			assert.Greater(t, slides, 1000, "a phase of sliding contact")
 			assert.Less(t, lastContact, 600, "the blocks separate")
@@ -98,7 +109,7 @@ func TestCollidingBlocks(t *testing.T) {
 				"friction_work": golden.Within(sim.FrictionWork, eTol), "contact_law_work": golden.Within(sim.NormalWork, eTol),
 				"push_out_work": golden.Within(sim.PushOutWork, eTol), "kinetic": golden.Within(e.Kinetic, eTol), "elastic": golden.Within(e.Elastic, eTol),
 				"upper_vx": golden.Within(v[0], 1e-6*75), "upper_vy": golden.Within(v[1], 1e-6*75),
-				"deepest": golden.Within(-minGap, 1e-9), "last_contact_step": golden.Within(float64(lastContact), 0), "sliding_unit_steps": golden.Within(float64(slides), 20),
+				"deepest": golden.Within(-minGap, 1e-9), "depth": golden.Within(depth, 1e-9), "last_contact_step": golden.Within(float64(lastContact), 0), "sliding_unit_steps": golden.Within(float64(slides), 20),
 			})
 		})
 	}

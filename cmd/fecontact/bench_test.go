@@ -12,8 +12,9 @@ import (
 // TestBench: the table's row for refine 1 (run in a child process, as the
 // command does) has the example's DOFs and the contact figures that
 // `fecontact run` reports for the same run (11.6 units and 7.4 sweeps per
-// contact step), and its times are consistent: a step costs at least one
-// solve.
+// contact step) and the deepest node inside the other block (a node of
+// the lower block 19.9 um inside the upper one, TestCollidingBlocks' Q4
+// figure), and its times are consistent: a step costs at least one solve.
 func TestBench(t *testing.T) {
 	t.Setenv("FECONTACT_AS_MAIN", "1") // the children run this test binary as the command
 	code, stdout, stderr := fecontact("bench", "--refine", "1")
@@ -22,10 +23,11 @@ func TestBench(t *testing.T) {
 	require.Len(t, lines, 5, stdout)
 	assert.Contains(t, lines[2], "| refine | DOFs |")
 	cells := strings.Split(lines[4], "|")
-	require.Len(t, cells, 11, lines[4])
+	require.Len(t, cells, 12, lines[4])
 	assert.Equal(t, " 1 ", cells[1])
 	assert.Equal(t, " 862 ", cells[2])
 	assert.Equal(t, " 11.6, 7.3 ", cells[8])
+	assert.Equal(t, " 19.9 um ", cells[9])
 	var ratio float64
 	_, err := fmt.Sscan(cells[6], &ratio)
 	require.NoError(t, err)

@@ -27,6 +27,7 @@ type benchRow struct {
 	Solve         float64 // s: one solve of every body, the best of five
 	FactorBytes   float64 // of every body's L, streamed twice by a solve
 	Units, Sweeps float64 // per step with contact
+	Depth         float64 // m: the deepest node inside the other body over the run (StepStats.Deepest)
 	PeakKB        int
 }
 
@@ -80,8 +81,8 @@ func benchCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s, GOMAXPROCS %d\n\n", name, runtime.GOMAXPROCS(0))
-	fmt.Fprintln(stdout, "| refine | DOFs | setup + factorisation | steps | per step | step / one solve | solve bandwidth | contact units, sweeps | peak memory |")
-	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(stdout, "| refine | DOFs | setup + factorisation | steps | per step | step / one solve | solve bandwidth | contact units, sweeps | deepest node inside | peak memory |")
+	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rs {
 		cmd := exec.Command(exe, "bench", "--row", "--refine", strconv.Itoa(r), "--kind", *kind, "--steps", strconv.Itoa(*steps), name)
 		var out, errs bytes.Buffer
@@ -101,8 +102,8 @@ func benchCmd(args []string, stdout io.Writer) error {
 // markdown is the row as the README's table prints it.
 func (b benchRow) markdown() string {
 	per := b.Stepping / float64(b.Steps)
-	return fmt.Sprintf("| %d | %d | %.2f s | %.2f s | %.3g ms | %.2f | %.1f GB/s | %.1f, %.1f | %d MB |",
-		b.Refine, b.DOFs, b.Setup, b.Stepping, 1e3*per, per/b.Solve, 2*b.FactorBytes/b.Solve/1e9, b.Units, b.Sweeps, b.PeakKB/1024)
+	return fmt.Sprintf("| %d | %d | %.2f s | %.2f s | %.3g ms | %.2f | %.1f GB/s | %.1f, %.1f | %.3g um | %d MB |",
+		b.Refine, b.DOFs, b.Setup, b.Stepping, 1e3*per, per/b.Solve, 2*b.FactorBytes/b.Solve/1e9, b.Units, b.Sweeps, 1e6*b.Depth, b.PeakKB/1024)
 }
 
 // benchOne runs one refinement of an example without output.
@@ -143,6 +144,7 @@ func benchOne(name string, refine int, kind string, steps int) (benchRow, error)
 		b.Units = float64(sum.units) / float64(sum.contactSteps)
 		b.Sweeps = float64(sum.sweeps) / float64(sum.contactSteps)
 	}
+	b.Depth = sum.deepest.Deepest.Depth
 	b.PeakKB, _ = strconv.Atoi(strings.TrimSuffix(peakMemory(), " kB"))
 	return b, nil
 }

@@ -32,8 +32,8 @@ func TestReadmeFigures(t *testing.T) {
 		{`Friction takes ([\d.]+) kJ`, []float64{-g["friction_work"]}, 1e3},
 		{`the contact law dissipates ([\d.]+) kJ`, []float64{-g["contact_law_work"]}, 1e3},
 		{`lets in books \+([\d.]+) J`, []float64{g["push_out_work"]}, 1},
-		{`ever more than ([\d.]+) um`, []float64{g["deepest"]}, 1e-6},
-		{`\| 1 \| ([\d.]+) um \([\d.]+ % of a cell\) \| \((-?[\d.]+), ([\d.]+)\) \|`, []float64{g["deepest"], g["upper_vx"], g["upper_vy"]}, 0},
+		{`ever more than ([\d.]+) um`, []float64{g["depth"]}, 1e-6},
+		{`\| 1 \| ([\d.]+) um \([\d.]+ % of a cell\) \| \((-?[\d.]+), ([\d.]+)\) \|`, []float64{g["depth"], g["upper_vx"], g["upper_vy"]}, 0},
 	} {
 		m := regexp.MustCompile(tc.pattern).FindSubmatch(readme)
 		require.NotNil(t, m, "README no longer says %q", tc.pattern)

@@ -29,6 +29,8 @@ func TestExampleRun(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "done: 120 steps")
 	assert.Contains(t, stdout, "0 unconverged")
+	assert.Contains(t, stdout, `deepest node inside the other body or obstacle: at the start of step 62, contact pair 1 "upper-on-lower": node 332 of body "lower", at (0.0877939, 0.0387301), is 7.74e-06 m inside body "upper"`,
+		"the reverse pass's nodes are measured too")
 	bodies := vtkcheck.Read(t, filepath.Join(dir, "bodies.pvd"))
 	require.Len(t, bodies, 2*13, "two bodies at t = 0 and every 10 steps")
 	assert.Equal(t, 341, bodies[0].Points, "lower block: 31 x 11 nodes")
@@ -52,7 +54,18 @@ func TestExampleRun(t *testing.T) {
 	}
 	hist, err := os.ReadFile(filepath.Join(dir, "history.csv"))
 	require.NoError(t, err)
-	assert.Len(t, strings.Split(strings.TrimSpace(string(hist)), "\n"), 122)
+	rows := strings.Split(strings.TrimSpace(string(hist)), "\n")
+	assert.Len(t, rows, 122)
+	header := strings.Split(rows[0], ",")
+	depth := slices.Index(header, "depth")
+	require.Positive(t, depth, rows[0])
+	deepest := 0.0
+	for _, r := range rows[1:] {
+		d, err := strconv.ParseFloat(strings.Split(r, ",")[depth], 64)
+		require.NoError(t, err)
+		deepest = math.Max(deepest, d)
+	}
+	assert.InDelta(t, 7.74e-6, deepest, 0.005e-6, "history's depth column")
 }
 
 // TestPillarRun runs the pillar example briefly and opens its rigid bodies

@@ -27,6 +27,7 @@ type summary struct {
 	contactSteps, units, sweeps, maxSweeps, unconverged int
 	steps, newton, maxNewton, factors                   int
 	minGap, maxResidual                                 float64
+	deepest                                             timestep.StepStats // the step of the deepest node inside the other body
 	init                                                bool
 }
 
@@ -45,6 +46,9 @@ func (s *summary) add(st timestep.StepStats) {
 		}
 	}
 	s.minGap = math.Min(s.minGap, st.MinGap)
+	if st.Deepest.Depth > s.deepest.Deepest.Depth {
+		s.deepest = st
+	}
 	s.steps++
 	s.newton += st.NewtonIterations
 	s.maxNewton = max(s.maxNewton, st.NewtonIterations)
@@ -68,6 +72,9 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	}
 	if !math.IsInf(s.minGap, 1) {
 		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
+	}
+	if d := s.deepest; d.Deepest.Depth > 0 {
+		fmt.Fprintf(w, "deepest node inside the other body or obstacle: at the start of step %d, %s\n", d.Step, sim.Describe(d.Deepest))
 	}
 	if sim.InitialPenetration > penetrationRoundOff {
 		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)

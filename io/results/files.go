@@ -110,7 +110,7 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger)
 	}
 	w := bufio.NewWriter(f)
 	fmt.Fprint(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
-		"normal_work,friction_work,obstacle_work,push_out_work,contacts,open,stick,slide,sweeps,residual,min_gap")
+		"normal_work,friction_work,obstacle_work,push_out_work,contacts,open,stick,slide,sweeps,residual,min_gap,depth")
 	if h.newton {
 		fmt.Fprint(w, ",newton")
 	}
@@ -128,9 +128,9 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger)
 
 // addRun writes one line of a run with contact.
 func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation) {
-	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g", st.Step, t,
+	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g,%.6g", st.Step, t,
 		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
-		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0))
+		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0), st.Deepest.Depth)
 	if h.newton {
 		fmt.Fprintf(h.w, ",%d", st.NewtonIterations)
 	}
