@@ -418,9 +418,9 @@ func TestMissedContact(t *testing.T) {
 	}{
 		{"clear", twoBlocks, "", 5},
 		{"interpenetrated", strings.Replace(twoBlocks, "0.0505]", "0.04]", 1),
-			`at the start: contact pair 1 "": node 0 of body "upper", at (0.03, 0.04), is 0.01 m inside body "lower", deeper than the alert distance 0.002 m, where detection cannot see it: move the bodies apart`, 1},
+			`at the start: contact pair 1: node 0 of body "upper", at (0.03, 0.04), is 0.01 m inside body "lower", deeper than the alert distance 0.002 m, where detection cannot see it: move the bodies apart`, 1},
 		{"reversed floor", strings.Replace(strings.Replace(blockOverFloor, "[[-1.0, 0.0], [1.0, 0.0]]", "[[1.0, 0.0], [-1.0, 0.0]]", 1), "0.0, 0.01]", "0.0, 0.0]", 1),
-			`at the start: contact pair 1 "": node 55 of body "block", at (0.01, 0.05), is 0.05 m inside obstacle "floor", deeper than the alert distance 0.005 m, where detection cannot see it: move the body out of the obstacle, or list the polyline's points the other way round (the obstacle is on their right)`, 1},
+			`at the start: contact pair 1: node 55 of body "block", at (0.01, 0.05), is 0.05 m inside obstacle "floor", deeper than the alert distance 0.005 m, where detection cannot see it: move the body out of the obstacle, or list the polyline's points the other way round (the obstacle is on their right)`, 1},
 		{"tunnelling", blockOverFloor, `is 0.01 m inside obstacle "floor", deeper than the alert distance 0.005 m, where detection cannot see it: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert`, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -271,8 +271,12 @@ func (s *Simulation) Describe(o contact.Overlap) string {
 	} else {
 		inside = fmt.Sprintf("obstacle %q", p.Obstacle.Name)
 	}
-	return fmt.Sprintf("contact pair %d %q: node %d of body %q, at (%.6g, %.6g), is %.3g m inside %s",
-		o.Pair+1, p.Name, o.Node, s.Stepper.Body(side.Body).Name, o.X[0], o.X[1], o.Depth, inside)
+	pair := fmt.Sprintf("contact pair %d", o.Pair+1)
+	if p.Name != "" {
+		pair += fmt.Sprintf(" %q", p.Name)
+	}
+	return fmt.Sprintf("%s: node %d of body %q, at (%.6g, %.6g), is %.3g m inside %s",
+		pair, o.Node, s.Stepper.Body(side.Body).Name, o.X[0], o.X[1], o.Depth, inside)
 }
 
 // overlapError describes a node found inside the other body deeper than
