@@ -50,13 +50,7 @@ func (d *Detector) Deepest(cfg Config, every bool) []Overlap {
 	for pi, p := range d.Pairs {
 		worst := Overlap{Pair: pi}
 		for _, ps := range p.passes {
-			g := &d.gauge
-			if ps.ant != nil {
-				g.setBody(d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
-			} else {
-				g.setObstacle(p.Obstacle, cfg)
-			}
-			u := ps.cand.disp(cfg)
+			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
 			nodes := ps.cand.Nodes
 			if every {
 				nodes = make([]int, len(ps.cand.Mesh.Nodes))
@@ -74,6 +68,35 @@ func (d *Detector) Deepest(cfg Config, every bool) []Overlap {
 		d.deepest = append(d.deepest, worst)
 	}
 	return d.deepest
+}
+
+// DepthsTo sets dst[b][n] to the depth of node n of body b (indexed like
+// Config.Disp and Side.Body) inside the other body or the obstacle of any
+// pair whose side it is on, the largest if several (Deepest's measure);
+// other entries are left as they are. Each dst[b] of a body with a side
+// holds one entry per node of its mesh.
+func (d *Detector) DepthsTo(dst [][]float64, cfg Config) {
+	for _, p := range d.Pairs {
+		for _, ps := range p.passes {
+			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
+			out := dst[ps.cand.Body]
+			for _, n := range ps.cand.Nodes {
+				out[n] = math.Max(out[n], g.depth(ps.cand.position(u, n)))
+			}
+		}
+	}
+}
+
+// gaugeFor sets the Detector's gauge to what pass ps of pair p measures
+// its candidates against in cfg: the other body, or the obstacle.
+func (d *Detector) gaugeFor(p *Pair, ps *pass, cfg Config) *gauge {
+	g := &d.gauge
+	if ps.ant != nil {
+		g.setBody(d.boundary(ps.ant.Mesh), ps.ant.Mesh, ps.ant.disp(cfg))
+	} else {
+		g.setObstacle(p.Obstacle, cfg)
+	}
+	return g
 }
 
 // boundary returns the mesh's boundary edges, computed once.

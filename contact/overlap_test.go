@@ -15,7 +15,9 @@ import (
 // the bodies' boundaries alone. The upper block a (candidate, bottom at
 // y = 0.0402) stands 0.2 mm above b (top at 0.04); one node is moved into
 // the other block. Overlaps reports only what is deeper than the alert
-// distance (1 mm).
+// distance (1 mm). DepthsTo gives that node's depth, and no node deeper:
+// the raised node's neighbours on the other block dip into the edges it
+// lifts, by less.
 func TestDeepest(t *testing.T) {
 	d, sides := twoBlocks(t, mesh.Q4, Nodal)
 	a, b := sides[0].Mesh, sides[1].Mesh
@@ -54,6 +56,11 @@ func TestDeepest(t *testing.T) {
 			assert.InDelta(t, tc.want.X[0], got[0].X[0], 1e-12)
 			assert.InDelta(t, tc.want.X[1], got[0].X[1], 1e-12)
 			assert.InDelta(t, tc.want.Depth, got[0].Depth, 1e-12)
+			depths := [][]float64{make([]float64, len(a.Nodes)), make([]float64, len(b.Nodes))}
+			d.DepthsTo(depths, Config{Disp: disp})
+			assert.InDelta(t, tc.want.Depth, depths[tc.body][tc.node], 1e-12, "the node moved")
+			assert.Equal(t, tc.want.Depth > 0, slices.Max(depths[1-tc.body]) > 0, "the other block's nodes")
+			assert.InDelta(t, tc.want.Depth, max(slices.Max(depths[0]), slices.Max(depths[1])), 1e-12, "the deepest")
 			if tc.overlap {
 				assert.Equal(t, got, d.Overlaps(Config{Disp: disp}, false))
 			} else {

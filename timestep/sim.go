@@ -478,6 +478,26 @@ func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, activ
 	}
 }
 
+// NodeDepths returns, per elastic body and node, how deep the node lies
+// inside the other body or the obstacle of a contact pair whose side it is
+// on, in the current configuration (0 outside, and for nodes of no side):
+// the measure of StepStats.Deepest, node by node, for output. dst is
+// reused when it has the shape.
+func (s *Simulation) NodeDepths(dst [][]float64) [][]float64 {
+	st := s.Stepper
+	if len(dst) != st.NumBodies() {
+		dst = make([][]float64, st.NumBodies())
+	}
+	for i := range dst {
+		b := st.Body(i)
+		dst[i] = reuse.Zeroed(dst[i], len(b.Space.Mesh.Nodes))
+		b.Space.Expand(s.disp[i], b.Q, nil) // s.disp is set again at the next step's start
+	}
+	s.setPoses()
+	s.Detector.DepthsTo(dst, contact.Config{Time: st.Time(), Disp: s.disp, Poses: s.poses})
+	return dst
+}
+
 // setPoses copies the rigid bodies' poses into s.poses.
 func (s *Simulation) setPoses() {
 	if s.Rigid == nil {

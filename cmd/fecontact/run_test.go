@@ -59,13 +59,24 @@ func TestExampleRun(t *testing.T) {
 	header := strings.Split(rows[0], ",")
 	depth := slices.Index(header, "depth")
 	require.Positive(t, depth, rows[0])
-	deepest := 0.0
-	for _, r := range rows[1:] {
-		d, err := strconv.ParseFloat(strings.Split(r, ",")[depth], 64)
+	depthAt := func(step int) float64 { // at the start of the step
+		d, err := strconv.ParseFloat(strings.Split(rows[step+1], ",")[depth], 64)
 		require.NoError(t, err)
-		deepest = math.Max(deepest, d)
+		return d
+	}
+	deepest := 0.0
+	for step := 1; step <= 120; step++ {
+		deepest = math.Max(deepest, depthAt(step))
 	}
 	assert.InDelta(t, 7.74e-6, deepest, 0.005e-6, "history's depth column")
+	// bodies.pvd's nodal depth at the end of step 10k is the history's at
+	// the start of step 10k + 1.
+	for k := 0; k < 12; k++ {
+		want := depthAt(10*k + 1)
+		got := math.Max(bodies[2*k].Maxes["depth"], bodies[2*k+1].Maxes["depth"])
+		assert.InDelta(t, want, got, 1e-5*want+1e-300, "t = %d us", 10*k)
+	}
+	assert.Positive(t, bodies[12].Maxes["depth"]+bodies[13].Maxes["depth"], "a node inside at step 60")
 }
 
 // TestPillarRun runs the pillar example briefly and opens its rigid bodies

@@ -29,6 +29,7 @@ type Writer struct {
 	stride   int
 	e0       float64 // the initial energy balance
 	profile  *profile
+	depths   [][]float64 // the nodes' depths inside another body, for bodies.pvd
 }
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
@@ -146,7 +147,8 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	for i := range bodies {
 		bodies[i] = s.Body(i)
 	}
-	if err := o.bodies.write(s.Time(), bodies); err != nil {
+	o.depths = sim.NodeDepths(o.depths)
+	if err := o.bodies.write(s.Time(), bodies, o.depths); err != nil {
 		return err
 	}
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
