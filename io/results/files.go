@@ -61,17 +61,15 @@ type series struct {
 	count     int
 }
 
-// write writes the bodies at time t; depths, when not nil, are the nodes'
-// depths inside another body or obstacle (Simulation.NodeDepths).
+// write writes the bodies at time t; depths are their nodes' depths inside
+// another body or obstacle (Simulation.NodeDepths).
 func (s *series) write(t float64, bodies []*timestep.Body, depths [][]float64) error {
 	for i, b := range bodies {
 		g, err := BodyGrid(b)
 		if err != nil {
 			return err
 		}
-		if depths != nil {
-			g.AddPointScalar("depth", depths[i])
-		}
+		g.AddPointScalar("depth", depths[i])
 		file := fmt.Sprintf("%s_%s_%05d.vtu", s.name, b.Name, s.count)
 		if err := vtk.WriteVTU(filepath.Join(s.dir, file), g, s.enc); err != nil {
 			return err
