@@ -53,7 +53,7 @@ func LowerSolveT(L, x []float64) {
 	n := len(x)
 	i := n - 1
 	for ; i >= 3; i -= 4 {
-		// Rows i, i-1, i-2, i-3 of L11, descending: first their own
+		// Rows i, i-1, i-2, i-3 of L, descending: first their own
 		// triangle, then their columns j < i-3.
 		r0, r1, r2, r3 := L[i*n:i*n+i], L[(i-1)*n:(i-1)*n+i-1], L[(i-2)*n:(i-2)*n+i-2], L[(i-3)*n:(i-3)*n+i-3]
 		x0 := x[i] / L[i*n+i]
