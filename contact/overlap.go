@@ -23,9 +23,15 @@ type Overlap struct {
 // interpenetrated, an obstacle polyline listed the wrong way round, a body
 // that moved farther than the alert distance in one step).
 func (d *Detector) Overlaps(cfg Config, every bool) []Overlap {
+	return d.Missed(d.Deepest(cfg, every))
+}
+
+// Missed returns those of deep, Deepest's result, that lie deeper than
+// their pair's alert distance: contacts that detection cannot see.
+func (d *Detector) Missed(deep []Overlap) []Overlap {
 	var out []Overlap
-	for pi, o := range d.Deepest(cfg, every) {
-		if o.Depth > d.Pairs[pi].Alert {
+	for _, o := range deep {
+		if o.Depth > d.Pairs[o.Pair].Alert {
 			out = append(out, o)
 		}
 	}

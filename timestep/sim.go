@@ -313,11 +313,12 @@ func (s *Simulation) Step() (StepStats, error) {
 	}
 	s.setPoses()
 	cfg := contact.Config{Time: t, Disp: s.disp, Poses: s.poses}
+	deep := s.Detector.Deepest(cfg, st.Steps() == 0)
+	if ov := s.Detector.Missed(deep); len(ov) > 0 {
+		return StepStats{}, s.overlapError(ov[0], st.Steps())
+	}
 	var deepest contact.Overlap
-	for _, o := range s.Detector.Deepest(cfg, st.Steps() == 0) {
-		if o.Depth > s.Detector.Pairs[o.Pair].Alert {
-			return StepStats{}, s.overlapError(o, st.Steps())
-		}
+	for _, o := range deep {
 		if o.Depth > deepest.Depth {
 			deepest = o
 		}
