@@ -63,3 +63,38 @@ func (s *Space) Hyper(m element.Hyperelastic, u, f []float64, K *sparse.CSR) (fl
 	}
 	return energy, nil
 }
+
+// HyperDamping assembles into Kd (of the space's pattern) the damping
+// stiffness of a hyperelastic material at the full displacements u
+// (element.Element.HyperDamping): beta Kd v is a stiffness-proportional
+// damping force that leaves rigid motions alone at any orientation.
+func (s *Space) HyperDamping(m element.Hyperelastic, u []float64, Kd *sparse.CSR) error {
+	if len(u) != 2*len(s.Mesh.Nodes) {
+		return fmt.Errorf("mesh %s: HyperDamping with %d displacements for %d nodes", s.Mesh.Name, len(u), len(s.Mesh.Nodes))
+	}
+	data := Kd.RawMatrix().Data
+	if len(data) != len(s.ind) {
+		return fmt.Errorf("mesh %s: HyperDamping with a matrix of another pattern", s.Mesh.Name)
+	}
+	clear(data)
+	var w element.Workspace
+	var X [][2]float64
+	var eqs []int
+	var ue [16]float64
+	ke := make([]float64, 16*16)
+	for c, cell := range s.Mesh.Cells {
+		nd := 2 * cell.Kind.NumNodes()
+		X = s.Mesh.CellNodes(X, c)
+		for a, n := range cell.Nodes {
+			ue[2*a], ue[2*a+1] = u[2*n], u[2*n+1]
+		}
+		kc := ke[:nd*nd]
+		clear(kc)
+		if err := s.elems[cell.Kind].HyperDamping(kc, X, ue[:nd], m, &w); err != nil {
+			return fmt.Errorf("mesh %s: %s: %w", s.Mesh.Name, s.Mesh.CellAt(c), err)
+		}
+		eqs = s.cellEqs(eqs, c)
+		s.scatter(data, kc, eqs)
+	}
+	return nil
+}

@@ -259,3 +259,37 @@ func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperela
 	}
 	return Stress{XX: sig[0][0], YY: sig[1][1], XY: sig[0][1], ZZ: r.S33 / J}, nil
 }
+
+// HyperDamping adds to kd (2n x 2n, row-major) a cell's damping stiffness
+// at the displacements u: the material part of the tangent with the
+// tensor at rest,
+//
+//	Kd_ab = int (F B_a)' T0 (F B_b) dV0,
+//
+// so that Kd v is the force of a viscous stress T0 dE/dt with dE/dt =
+// sym(F' grad0 v), the rate of the Green-Lagrange strain. It is symmetric
+// positive semi-definite and vanishes on every rigid motion of the
+// configuration u (dE/dt = 0 there), whatever its orientation, while the
+// stiffness at rest damps a rotation away from the reference; at u = 0 it
+// is that stiffness (T0 is the plane-strain tensor of both laws at small
+// strain). It takes the deformation at every point, with either
+// Dilatation.
+func (e *Element) HyperDamping(kd []float64, X [][2]float64, u []float64, m Hyperelastic, w *Workspace) error {
+	n := e.NumNodes()
+	t := m.Thickness
+	if t == 0 {
+		t = 1
+	}
+	lambda, mu := m.Lame()
+	rest := Response{T: [3][3]float64{{lambda + 2*mu, lambda, 0}, {lambda, lambda + 2*mu, 0}, {0, 0, mu}}}
+	g := w.grads(n)
+	floor := minDet(e.Kind, X)
+	for q, p := range e.Points {
+		det := e.Map(X, q, g)
+		if err := checkDet(det, floor, point{Q: q}); err != nil {
+			return err
+		}
+		addTangent(kd, 2*n, g, deformation(g, u), rest, t*det*p.W)
+	}
+	return nil
+}

@@ -217,6 +217,24 @@ func (s *System) AddImpulse(i int, r []float64) {
 	}
 }
 
+// Impact applies a generalised impulse r to free body i between steps, a
+// velocity jump v += M^-1 r (an impact that lasts no time), and books its
+// work r . (v- + v+)/2, the change of the kinetic energy, as contact work.
+func (s *System) Impact(i int, r []float64) {
+	b := s.Bodies[i]
+	if b.Driven() {
+		return
+	}
+	m := [3]float64{b.Mass, b.Mass, b.Inertia}
+	e := &s.energy[i]
+	for k := range r {
+		dv := r[k] / m[k]
+		e.Contact += r[k] * (b.V[k] + dv/2)
+		b.V[k] += dv
+	}
+	e.Kinetic = b.kinetic(b.V)
+}
+
 // Finish ends the step: end velocities v1 = vfree + M^-1 r, positions
 // q1 = q0 + h (theta v1 + (1 - theta) v0), and the energy accounts.
 func (s *System) Finish() {

@@ -18,8 +18,17 @@ import (
 //	q1 = q0 + h v_theta,
 //
 // solved for v1 by Newton's method on the tangent
-// (1 + h theta alpha) M + h theta beta K + h^2 theta^2 K_T(q1), with K the
-// stiffness at rest (damping) and K_T the consistent tangent. The contact
+// (1 + h theta alpha) M + h theta beta Kd + h^2 theta^2 K_T(q1), with K_T
+// the consistent tangent. The damping C v_theta is alpha M v_theta + beta
+// Kd(q_theta) v_theta, Kd the damping stiffness at the configuration
+// q_theta = q0 + theta h v_theta (element.Element.HyperDamping): a viscous
+// stress on the rate of the Green-Lagrange strain, which vanishes on every
+// rigid motion. The velocity field of a rotation over the step, v_theta =
+// omega x x_theta, is one of q_theta exactly, so that a spinning body
+// loses nothing to damping; the stiffness at rest would brake it (a free
+// square spinning at 20 rad/s with beta = 1e-4 lost its kinetic energy
+// within a radian, issue 28). Newton's tangent leaves out the change of Kd
+// with q: the residual, which has it, decides convergence. The contact
 // solve is nested in the Newton loop: each update is a linear step like a
 // linear body's (Begin, then the impulses, then Advance), its free
 // velocity and compliance those of the current tangent, and the contact
@@ -51,6 +60,8 @@ type hyperState struct {
 	fint0, fint1 []float64 // internal force at the start and at the iterate
 	w0, w1       float64   // stored energy there
 	kt           *sparse.CSR
+	kd           *sparse.CSR // the damping stiffness at q_theta; nil without beta
+	qt, kdv      []float64   // q_theta and Kd v_theta
 	v1, q1, res  []float64
 	neg          []float64 // -res, the right-hand side of an update
 	scale        float64   // of the step's momentum and forces
@@ -69,8 +80,11 @@ type hyperState struct {
 func newHyperState(b *Body) *hyperState {
 	n := b.Space.N()
 	h := &hyperState{mat: b.Hyperelastic(), full: make([]float64, 2*len(b.Space.Mesh.Nodes)), kt: b.Space.NewMatrix()}
-	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res, &h.neg} {
+	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res, &h.neg, &h.kdv} {
 		*p = make([]float64, n)
+	}
+	if b.Damping.Beta != 0 {
+		h.kd, h.qt = b.Space.NewMatrix(), make([]float64, n)
 	}
 	h.floor = roundOff(b)
 	return h
@@ -156,11 +170,33 @@ func (st *state) evaluate(h, th float64) error {
 	}
 	hs.w1 = w1
 	assemble.MulVec2To(st.kv1, st.mv1, b.K, b.M, hs.v1)
+	if err := st.damping(h, th); err != nil {
+		return fmt.Errorf("%w (Newton iteration %d of the step to t = %g)", err, hs.iters, hs.t)
+	}
 	a, be := b.Damping.Alpha, b.Damping.Beta
 	for i := range hs.res {
-		cv := a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*(th*st.kv1[i]+(1-th)*st.kv0[i])
+		cv := a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*hs.kdv[i]
 		hs.res[i] = st.mv1[i] - st.mv0[i] + h*(th*hs.fint1[i]+(1-th)*hs.fint0[i]) + h*cv - st.rhs[i]
 	}
+	return nil
+}
+
+// damping sets Kd at q_theta of the iterate and kdv = Kd v_theta (nothing
+// without beta: kdv stays zero).
+func (st *state) damping(h, th float64) error {
+	b, hs := st.b, st.hyper
+	if hs.kd == nil {
+		return nil
+	}
+	for i := range hs.qt {
+		hs.qt[i] = b.Q[i] + th*(hs.q1[i]-b.Q[i])
+		hs.neg[i] = th*hs.v1[i] + (1-th)*b.V[i] // v_theta; neg is free until linearize
+	}
+	b.Space.Expand(hs.full, hs.qt, nil)
+	if err := b.Space.HyperDamping(hs.mat, hs.full, hs.kd); err != nil {
+		return fmt.Errorf("body %s: the damping stiffness: %w", b.Name, err)
+	}
+	assemble.MulVecTo(hs.kdv, hs.kd, hs.neg)
 	return nil
 }
 
@@ -193,7 +229,11 @@ func (st *state) refactorTangent(h, th float64) error {
 		}
 	}
 	ht := h * th
-	b.Space.CombineTo(st.mhat, 1+ht*b.Damping.Alpha, b.M, ht*b.Damping.Beta, b.K)
+	kd := b.K
+	if hs.kd != nil {
+		kd = hs.kd
+	}
+	b.Space.CombineTo(st.mhat, 1+ht*b.Damping.Alpha, b.M, ht*b.Damping.Beta, kd)
 	b.Space.CombineTo(st.mhat, 1, st.mhat, ht*ht, hs.kt)
 	if err := st.factor.Refactor(st.mhat); err != nil {
 		return fmt.Errorf("body %s: the Newton tangent of the step to t = %g: %w", b.Name, hs.t, err)
@@ -243,7 +283,7 @@ func (st *state) finishHyper(h, th float64) error {
 		dq := hs.q1[i] - b.Q[i]
 		work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
 		contact += dq / h * st.r[i]
-		damp += dq * (a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*(th*st.kv1[i]+(1-th)*st.kv0[i]))
+		damp += dq * (a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*hs.kdv[i])
 		internal += dq * (th*hs.fint1[i] + (1-th)*hs.fint0[i])
 		inertia += (hs.v1[i] - b.V[i]) * (st.mv1[i] - st.mv0[i])
 		kin += hs.v1[i] * st.mv1[i]

@@ -345,6 +345,11 @@ func (s *Simulation) Step() (StepStats, error) {
 	if stats.Step == 1 {
 		s.InitialPenetration = math.Max(0, -stats.MinGap)
 	}
+	if st.Steps() == 0 && len(units) > 0 {
+		if err := s.startImpact(units, t, h, th, &stats); err != nil {
+			return stats, err
+		}
+	}
 	v0, vfree, err := s.begin(t, h, th)
 	if err != nil {
 		return stats, err
@@ -639,6 +644,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			push[a] = g < 0
 		case contact.Shock:
 			active[a] = u.Gap+h*uf[0] <= 0
+			p.Shift[a] = shockShift(u0[a][0], th, ul.restitution)
 			if !active[a] {
 				p.Shift[a] = math.Inf(1) // always open
 			}
@@ -687,6 +693,18 @@ func positionalShift(g, u0, h, th, reach float64) float64 {
 		return math.Max(g, -reach)/h + (1-th)*u0
 	}
 	return math.Max(g/h+(1-th)*u0, (1-th)*u0/th)
+}
+
+// shockShift is the shift s of the Shock law, U_N,end + e U_N,start + s >=
+// 0, for a unit of normal velocity u0 at the start of the step and
+// restitution e. It is 0 but where the unit separates at the start (u0 >
+// 0: a pivot whose lever arm turned in the last step, a centripetal
+// velocity) and e is below (1-theta)/theta: there the law held at equality
+// would leave U_N,theta = (1 - theta - theta e) u0 > 0 with P_N > 0,
+// positive work. The shift makes U_N,theta = 0 instead, the positional
+// law's second bound (design.md section 6).
+func shockShift(u0, th, e float64) float64 {
+	return math.Max(0, ((1-th)/th-e)*u0)
 }
 
 // pushReach is the most of a penetration, relative to the unit's length,

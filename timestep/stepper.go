@@ -74,6 +74,11 @@ type state struct {
 	yB   []float64 // scratch of length |B|
 
 	hyper *hyperState // a hyperelastic body's Newton solve; nil: linear
+
+	// M's factor and its compliance on B, for an impact at the start
+	// (impact.go); nil until one needs them.
+	mfactor *cholesky.Factor
+	mcomp   []float64
 }
 
 // NewStepper checks the step parameters, factorises each body's Mhat and

@@ -1,0 +1,186 @@
+package timestep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// An impact at the start of a run.
+//
+// The theta-method moves a body by h (theta v_end + (1 - theta) v_start):
+// the velocity it had before the step carries it a part of the step. A
+// body that starts touching another one (gap 0) while moving into it
+// (the bar against a wall, the block dropped on a floor, as users write
+// them) would be carried h (1 - theta) |U_N| inside by the velocity it
+// cannot keep; the positional law then holds the next mid configuration
+// out and throws it back at (1 - theta)/theta of its speed, half of it at
+// theta = 1/2 (issue 28). A body arriving from a gap never meets this: the
+// step before contact already stops it, so that every unit the law held
+// starts the next step with a mid-configuration gap >= 0.
+//
+// So the first step resolves the impact at t = 0 first, as a velocity jump
+// with the bodies' masses: M (v+ - v-) = H P with the units' laws on the
+// velocities after it (U+_N + e U-_N >= 0 complementary to P_N >= 0, e
+// the shock law's restitution, 0 under the positional law; Coulomb on
+// U+_T + e U-_T), the units that touch (mid-configuration gap <= 0) taking
+// part. It changes nothing where no unit is both touching and
+// approaching. Its work, P . (U- + U+)/2 per unit, is exactly the change
+// of the kinetic energy it causes and is booked as contact work of the
+// first step.
+
+// massCompliance returns the compliance M^-1 of body i's contact DOFs,
+// factorising M on the first call: the response of the body to an impact,
+// which lasts no time, so that neither stiffness nor damping acts.
+func (s *Stepper) massCompliance(i int) (Compliance, error) {
+	st := s.bodies[i]
+	if st.mfactor == nil {
+		f, err := st.b.Space.FactorLast(st.b.M, st.b.ContactNodes)
+		if err != nil {
+			return Compliance{}, fmt.Errorf("body %s: factorising M for an impact at the start: %w", st.b.Name, err)
+		}
+		c, rows, err := f.TailCompliance(len(st.eqB))
+		if err == nil && !slices.Equal(rows, st.eqB) {
+			err = errors.New("the contact boundary is not last in its order")
+		}
+		if err != nil {
+			return Compliance{}, fmt.Errorf("body %s: the mass compliance of the contact boundary: %w", st.b.Name, err)
+		}
+		st.mfactor, st.mcomp = f, c
+	}
+	return Compliance{Eqs: st.eqB, C: st.mcomp}, nil
+}
+
+// impact applies a generalised impulse r to body i at the current time,
+// between steps: v += M^-1 r. The body's contact work grows by
+// r . (v- + v+)/2, its kinetic energy by as much.
+func (s *Stepper) impact(i int, r []float64) error {
+	if s.stage != 0 {
+		return errors.New("timestep: an impact inside a step")
+	}
+	st := s.bodies[i]
+	b := st.b
+	st.mfactor.SolveTo(st.dv, r)
+	var work float64
+	for k := range b.V {
+		work += r[k] * (b.V[k] + st.dv[k]/2)
+		b.V[k] += st.dv[k]
+	}
+	st.energy.Contact += work
+	return st.start()
+}
+
+// startImpact resolves the impact at t = 0 of units that touch while
+// approaching (see above) before the first step's free velocities are
+// computed, and adds its works to stats.
+func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *StepStats) error {
+	v := s.velocities()
+	n := len(units)
+	q, mu, shift := make([]float64, 2*n), make([]float64, n), make([]float64, n)
+	u0 := make([][2]float64, n)
+	e := make([]float64, n)
+	approaching := false
+	for a := range units {
+		u := &units[a]
+		ul := s.lawOf(u)
+		u0[a] = u.Velocity(v)
+		if ul.law == contact.Shock {
+			e[a] = ul.restitution
+		}
+		q[2*a], q[2*a+1], mu[a] = (1+e[a])*u0[a][0], (1+e[a])*u0[a][1], u.Mu
+		touching := u.Gap+h*(1-th)*u0[a][0] <= 0
+		if !touching {
+			shift[a] = math.Inf(1)
+		}
+		approaching = approaching || (touching && u0[a][0] < 0)
+	}
+	if !approaching {
+		return nil
+	}
+	comps := make([]Compliance, len(v))
+	for i := range comps {
+		c, err := s.bodyMassCompliance(i)
+		if err != nil {
+			return err
+		}
+		comps[i] = c
+	}
+	d, err := NewDelassus(comps...)
+	if err != nil {
+		return err
+	}
+	p := &signorini.Problem{Q: q, Mu: mu, Shift: shift}
+	if p.W, err = d.Build(units); err != nil {
+		return err
+	}
+	opt := s.opt.Solver
+	opt.Start, opt.Warm, opt.Reuse = signorini.Zero, nil, nil
+	res, err := signorini.NLGS(p, opt)
+	if err != nil {
+		return fmt.Errorf("the impact at t = %g of the bodies that start touching: %w", t, err)
+	}
+	r := make([][]float64, len(v))
+	for i := range r {
+		r[i] = make([]float64, len(s.r[i]))
+	}
+	for a := range units {
+		units[a].AddImpulse(r, [2]float64{res.R[2*a], res.R[2*a+1]})
+	}
+	if err := s.applyImpact(r); err != nil {
+		return err
+	}
+	v = s.velocities()
+	for a, u := range units {
+		P := [2]float64{res.R[2*a], res.R[2*a+1]}
+		u1 := u.Velocity(v)
+		stats.NormalWork += P[0] * (u0[a][0] + u1[0]) / 2
+		stats.FrictionWork += P[1] * (u0[a][1] + u1[1]) / 2
+		stats.ObstacleWork -= P[0]*u.Rigid[0] + P[1]*u.Rigid[1]
+	}
+	return nil
+}
+
+// velocities returns the bodies' current velocities, indexed like
+// contact.Entry.Body (nil for a driven rigid body).
+func (s *Simulation) velocities() [][]float64 {
+	st := s.Stepper
+	v := make([][]float64, len(s.r))
+	for i := range v {
+		if k := i - st.NumBodies(); k >= 0 {
+			if b := s.Rigid.Bodies[k]; !b.Driven() {
+				v[i] = b.V[:]
+			}
+			continue
+		}
+		v[i] = st.Body(i).V
+	}
+	return v
+}
+
+// bodyMassCompliance is body i's M^-1 on the DOFs contact acts on.
+func (s *Simulation) bodyMassCompliance(i int) (Compliance, error) {
+	if k := i - s.Stepper.NumBodies(); k >= 0 {
+		eqs, c := s.Rigid.Compliance(k)
+		return Compliance{Eqs: eqs, C: c}, nil
+	}
+	return s.Stepper.massCompliance(i)
+}
+
+// applyImpact applies the generalised impulses r of an impact between
+// steps.
+func (s *Simulation) applyImpact(r [][]float64) error {
+	for i := range r {
+		if k := i - s.Stepper.NumBodies(); k >= 0 {
+			s.Rigid.Impact(k, r[i])
+			continue
+		}
+		if err := s.Stepper.impact(i, r[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
