@@ -1,0 +1,115 @@
+package rigid_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/rigid"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// TestDissipationIndex collides two equal disks head-on, 1 m/s against
+// one at rest, under the shock law with dissipation index delta: a
+// single two-body collision leaves them with the restitution e = (1 -
+// delta)/(1 + delta) of [JM91] section 6, v1 = (1 - e)/2, v2 = (1 + e)/2,
+// to 1e-9. A 20 % error in e moves v1 by 0.1 e at least.
+func TestDissipationIndex(t *testing.T) {
+	const r, v, h = 0.05, 1.0, 1e-5
+	for _, delta := range []float64{0.25, 0.5, 0.75} {
+		t.Run(fmt.Sprint("delta ", delta), func(t *testing.T) {
+			a, err := rigid.NewBody("a", rigid.Disk{R: r}, [2]float64{-r - 1e-4, 0}, 1000)
+			require.NoError(t, err)
+			b, err := rigid.NewBody("b", rigid.Disk{R: r}, [2]float64{r, 0}, 1000)
+			require.NoError(t, err)
+			a.V[0] = v
+			sys, err := rigid.NewSystem([]*rigid.Body{a, b}, []rigid.Rule{{Law: contact.Shock, Restitution: rigid.Restitution(delta)}}, 0)
+			require.NoError(t, err)
+			run(t, sys, h, 100)
+			e := (1 - delta) / (1 + delta)
+			require.InDelta(t, v*(1-e)/2, a.V[0], 1e-9, "the first disk after")
+			require.InDelta(t, v*(1+e)/2, b.V[0], 1e-9, "the second disk after")
+		})
+	}
+}
+
+// TestObliqueShock throws a point-like body (a disk that cannot turn) at
+// a rough floor at 30 degrees from the normal with friction 1, under the
+// shock law with delta = 0.5 (e = 1/3): the impact sticks, and the law on
+// U_end + e U_start reverses both components by e ([JM91] section 6
+// imposes it on the tangential velocity too, unlike Newton's restitution
+// with Coulomb friction): the body leaves at -e times its tangential and
+// normal velocities, to 1e-9.
+func TestObliqueShock(t *testing.T) {
+	const r, h, mu = 0.01, 1e-5, 1.0
+	const delta = 0.5
+	e := rigid.Restitution(delta)
+	s, c := math.Sincos(30 * math.Pi / 180)
+	p, err := rigid.NewBody("point", rigid.Disk{R: r}, [2]float64{0, r + 5e-5}, 1000)
+	require.NoError(t, err)
+	p.Inertia = 1e30
+	p.V = [3]float64{s, -c, 0}
+	sys, err := rigid.NewSystem([]*rigid.Body{floor(t), p}, []rigid.Rule{{Mu: mu, Law: contact.Shock, Restitution: e}}, 0.01)
+	require.NoError(t, err)
+	run(t, sys, h, 30)
+	require.InDelta(t, e*c, p.V[1], 1e-9, "normal velocity after")
+	require.InDelta(t, -e*s, p.V[0], 1e-9, "tangential velocity after: reversed by e")
+}
+
+// TestPeriodicLeftwards sends a disk leftwards across the left end of a
+// periodic cell [0, 1): it re-enters at the right end, x = x0 - v t + 1,
+// every step inside the cell.
+func TestPeriodicLeftwards(t *testing.T) {
+	const h, v = 1e-3, 2.0
+	d, err := rigid.NewBody("disk", rigid.Disk{R: 0.05}, [2]float64{0.1, 0.5}, 1000)
+	require.NoError(t, err)
+	d.V[0] = -v
+	sys, err := rigid.NewSystem([]*rigid.Body{d}, nil, 0)
+	require.NoError(t, err)
+	require.NoError(t, sys.SetPeriod(0, 1))
+	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Rigid: sys})
+	require.NoError(t, err)
+	for k := 1; k <= 300; k++ {
+		_, err := sim.Step()
+		require.NoError(t, err)
+		require.True(t, d.Q[0] >= 0 && d.Q[0] < 1, "step %d: x = %g in the cell", k, d.Q[0])
+		x := 0.1 - v*h*float64(k)
+		off := math.Remainder(d.Q[0]-x, 1) // a whole number of periods
+		require.InDelta(t, 0, off, 1e-9, "step %d: x = %g, %g unwrapped", k, d.Q[0], x)
+	}
+}
+
+// TestStuckOnShakenPlate sets a block on a plate shaken horizontally as
+// 5 mm sin(2 pi t / 0.2 s) with friction 0.8 (the plate's largest
+// acceleration, 4.9 m/s^2, is below mu g): the block sticks and moves
+// with the plate, its velocity at the end of every step the plate's at
+// that time (the antagonist's velocity taken at t + h), to 1e-9.
+func TestStuckOnShakenPlate(t *testing.T) {
+	const h = 1e-3
+	shake := contact.Sine{Amplitude: 5e-3, Period: 0.2, Direction: [2]float64{1, 0}}
+	for _, law := range []contact.Law{contact.Positional, contact.Shock} {
+		t.Run(law.String(), func(t *testing.T) {
+			plate := floor(t)
+			plate.Motion = shake
+			shape, err := rigid.Rectangle(0.2, 0.1)
+			require.NoError(t, err)
+			block, err := rigid.NewBody("block", shape, [2]float64{0, 0.05}, 2000)
+			require.NoError(t, err)
+			block.Gravity = [2]float64{0, -g}
+			block.V[0] = shake.Velocity(0)[0] // moving with the plate
+			sys, err := rigid.NewSystem([]*rigid.Body{plate, block}, []rigid.Rule{{Mu: 0.8, Law: law}}, 0)
+			require.NoError(t, err)
+			sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Rigid: sys})
+			require.NoError(t, err)
+			for k := 1; k <= 400; k++ {
+				_, err := sim.Step()
+				require.NoError(t, err)
+				require.InDelta(t, shake.Velocity(float64(k)*h)[0], block.V[0], 1e-9, "step %d: with the plate", k)
+				require.InDelta(t, 0, block.V[1], 1e-8, "step %d: on the plate", k)
+			}
+		})
+	}
+}
