@@ -32,8 +32,9 @@ type Pair struct {
 	// protected (see the package documentation).
 	OneWay bool
 
-	passes  []pass
-	carried *passWork // the reverse pass of a carried obstacle, or nil
+	passes   []pass
+	carried  *passWork // the reverse pass of a carried obstacle, or nil
+	measured []pass    // the directions the depth measure looks in: both for two sides
 }
 
 // pass is one direction of a pair: the nodes of cand against the edges of
@@ -157,10 +158,16 @@ func NewDetector(pairs ...*Pair) (*Detector, error) {
 		if p.Obstacle != nil && p.Obstacle.Carried && !p.OneWay {
 			p.carried = &passWork{}
 		}
+		// The depth measure looks both ways whatever the passes: a one-way
+		// pair's antagonist nodes enter the candidate body all the same.
+		p.measured = []pass{{cand: p.Candidate, ant: p.Antagonist}}
+		if p.Antagonist != nil {
+			p.measured = append(p.measured, pass{cand: p.Antagonist, ant: p.Candidate, reverse: true})
+		}
 	}
 	d := &Detector{Pairs: pairs, boundaries: map[*mesh.Mesh][]mesh.Edge{}}
 	for _, p := range pairs {
-		for _, ps := range p.passes {
+		for _, ps := range p.measured {
 			if ps.ant != nil {
 				d.boundary(ps.ant.Mesh)
 			}

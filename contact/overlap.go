@@ -40,7 +40,8 @@ func (d *Detector) Missed(deep []Overlap) []Overlap {
 
 // Deepest returns, for each pair in order, its deepest node inside the other
 // body or the obstacle: a node of the candidate side, or for a pair of
-// sides of either side (Reverse), whatever the contact units say; Depth 0
+// sides of either side (Reverse, one-way pairs included), whatever the
+// contact units say; Depth 0
 // when none is inside. It measures what the contact law promises (no
 // interpenetration) independently of the units' linearised gaps. The test
 // is exact for straight edges and takes quadratic edges as two chords.
@@ -55,7 +56,7 @@ func (d *Detector) Deepest(cfg Config, every bool) []Overlap {
 	d.deepest = d.deepest[:0]
 	for pi, p := range d.Pairs {
 		worst := Overlap{Pair: pi}
-		for _, ps := range p.passes {
+		for _, ps := range p.measured {
 			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
 			nodes := ps.cand.Nodes
 			if every {
@@ -83,7 +84,7 @@ func (d *Detector) Deepest(cfg Config, every bool) []Overlap {
 // holds one entry per node of its mesh.
 func (d *Detector) DepthsTo(dst [][]float64, cfg Config) {
 	for _, p := range d.Pairs {
-		for _, ps := range p.passes {
+		for _, ps := range p.measured {
 			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
 			out := dst[ps.cand.Body]
 			for _, n := range ps.cand.Nodes {

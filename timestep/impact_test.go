@@ -3,6 +3,7 @@ package timestep
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/fecontact/fecontact/assemble"
@@ -180,4 +181,32 @@ func segmentDistance(x, a, b [2]float64) float64 {
 	ex, ey := b[0]-a[0], b[1]-a[1]
 	u := math.Max(0, math.Min(1, ((x[0]-a[0])*ex+(x[1]-a[1])*ey)/(ex*ex+ey*ey)))
 	return math.Hypot(x[0]-a[0]-u*ex, x[1]-a[1]-u*ey)
+}
+
+// TestOneWayDepth runs the colliding blocks (Q4, refine 1) with a one-way
+// pair: only the upper block's nodes are kept out of the lower one, and
+// the lower block's nodes enter the upper one (29 um). The depth measure
+// still looks both ways: StepStats.Deepest and NodeDepths equal the
+// test's own point-in-polygon measure of either block's nodes inside the
+// other at every step (they reported 1.1 um, the other way alone).
+func TestOneWayDepth(t *testing.T) {
+	sim, bodies := blocks(t, mesh.Q4, 1, contact.Nodal, contact.Positional, 0.1)
+	p := sim.Detector.Pairs[0]
+	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: p.Candidate, Antagonist: p.Antagonist, Mu: p.Mu, Alert: p.Alert, OneWay: true})
+	require.NoError(t, err)
+	sim, err = NewSimulation(bodies, det, SimOptions{H: 1e-6})
+	require.NoError(t, err)
+	measured, depth := 0.0, 0.0
+	var nodes [][]float64
+	for i := 1; i <= 750; i++ {
+		st, err := sim.Step()
+		require.NoError(t, err)
+		require.InDelta(t, measured, st.Deepest.Depth, 1e-15, "step %d: Deepest", i)
+		measured = deepest(bodies)
+		nodes = sim.NodeDepths(nodes)
+		require.InDelta(t, measured, max(slices.Max(nodes[0]), slices.Max(nodes[1])), 1e-15, "step %d: NodeDepths", i)
+		depth = math.Max(depth, measured)
+	}
+	t.Logf("one way: deepest node %.3g m inside the other block", depth)
+	require.Greater(t, depth, 1e-5, "the lower block's nodes inside the upper one are seen")
 }
