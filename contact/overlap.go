@@ -259,3 +259,82 @@ func (g *gauge) polylineDepth(x [2]float64) float64 {
 }
 
 func add(a, b [2]float64) [2]float64 { return [2]float64{a[0] + b[0], a[1] + b[1]} }
+
+// maxSwept bounds the configurations Swept looks at between two.
+const maxSwept = 64
+
+// Swept looks between the configurations prev and cfg, a step's start and
+// end, for side nodes that went through the other body or the obstacle:
+// where some node of a pair's side moved farther than the pair's alert
+// distance, it places both at configurations interpolated every half
+// alert distance of the longest path (at most maxSwept) and returns, for
+// each pair where a node lay deeper than its alert distance at one of
+// them, the deepest such point. A body that crossed the other in a step
+// and ended outside it, or exactly on its far boundary, is found no deeper
+// than 0 at either end (Deepest): this is the tunnelling check that sees
+// it. Paths shorter than the alert distance, those of any step that
+// resolves its contacts, cost one distance per node.
+func (d *Detector) Swept(prev, cfg Config) []Overlap {
+	var out []Overlap
+	for pi, p := range d.Pairs {
+		worst := Overlap{Pair: pi}
+		for _, ps := range p.measured {
+			u0, u1 := ps.cand.disp(prev), ps.cand.disp(cfg)
+			var far float64
+			for _, n := range ps.cand.Nodes {
+				far = math.Max(far, dist(ps.cand.position(u0, n), ps.cand.position(u1, n)))
+			}
+			if !(far > p.Alert) {
+				continue
+			}
+			parts := min(int(math.Ceil(2*far/p.Alert)), maxSwept)
+			for k := 1; k < parts; k++ {
+				at := between(prev, cfg, float64(k)/float64(parts))
+				g, u := d.gaugeFor(p, &ps, at), ps.cand.disp(at)
+				for _, n := range ps.cand.Nodes {
+					x := ps.cand.position(u, n)
+					if dep := g.depth(x); dep > worst.Depth {
+						worst = Overlap{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Depth: dep}
+					}
+				}
+			}
+		}
+		if worst.Depth > p.Alert {
+			out = append(out, worst)
+		}
+	}
+	return out
+}
+
+// between interpolates the configurations a and b linearly at s in [0, 1]
+// (displacements, poses and time).
+func between(a, b Config, s float64) Config {
+	c := Config{Time: a.Time + s*(b.Time-a.Time)}
+	for i := range max(len(a.Disp), len(b.Disp)) {
+		ua, ub := a.disp(i), b.disp(i)
+		if ua == nil && ub == nil {
+			c.Disp = append(c.Disp, nil)
+			continue
+		}
+		u := make([]float64, max(len(ua), len(ub)))
+		for k := range u {
+			var x, y float64
+			if ua != nil {
+				x = ua[k]
+			}
+			if ub != nil {
+				y = ub[k]
+			}
+			u[k] = x + s*(y-x)
+		}
+		c.Disp = append(c.Disp, u)
+	}
+	for i := range min(len(a.Poses), len(b.Poses)) {
+		var q [3]float64
+		for k := range q {
+			q[k] = a.Poses[i][k] + s*(b.Poses[i][k]-a.Poses[i][k])
+		}
+		c.Poses = append(c.Poses, q)
+	}
+	return c
+}

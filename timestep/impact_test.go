@@ -210,3 +210,42 @@ func TestOneWayDepth(t *testing.T) {
 	t.Logf("one way: deepest node %.3g m inside the other block", depth)
 	require.Greater(t, depth, 1e-5, "the lower block's nodes inside the upper one are seen")
 }
+
+// TestTunnelOntoFarEdge steps the colliding blocks with h = 1 ms and the
+// upper block 10 mm above the lower one: in its first step it moves 75
+// mm left and 50 mm down, through the lower block, and lands with its
+// bottom nodes exactly on the lower block's bottom edge (and the lower
+// block's top nodes exactly on its top edge), where no node is inside the
+// other body. The step must still fail as tunnelling, naming the node
+// that went through.
+func TestTunnelOntoFarEdge(t *testing.T) {
+	mat := element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
+	ml, err := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 30, 10, mesh.Q4)
+	require.NoError(t, err)
+	mu, err := mesh.Rectangle([2]float64{0.07, 0.05}, 0.04, 0.04, 10, 10, mesh.Q4)
+	require.NoError(t, err)
+	sl, err := assemble.NewSpace(ml, assemble.Fix{Group: "bottom", Comp: assemble.XY})
+	require.NoError(t, err)
+	su, err := assemble.NewSpace(mu)
+	require.NoError(t, err)
+	lower, err := NewBody("lower", sl, mat, BodyOptions{})
+	require.NoError(t, err)
+	upper, err := NewBody("upper", su, mat, BodyOptions{})
+	require.NoError(t, err)
+	upper.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-75, -50} })
+	cand, err := contact.NewSide(1, mu, su.DOFs, "bottom", 1)
+	require.NoError(t, err)
+	ant, err := contact.NewSide(0, ml, sl.DOFs, "top", 1)
+	require.NoError(t, err)
+	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: 0.1, Alert: 2e-3})
+	require.NoError(t, err)
+	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-3})
+	require.NoError(t, err)
+	_, err = sim.Step()
+	require.NoError(t, err, "the first step: nothing in the way yet")
+	_, err = sim.Step()
+	require.ErrorContains(t, err, `during step 1 (to t = 0.001 s): contact pair 1 "blocks": node`)
+	require.ErrorContains(t, err, `inside body "lower" on its way`)
+	require.ErrorContains(t, err, "tunnelling): use a smaller h or a larger alert")
+	t.Log(err)
+}

@@ -88,7 +88,8 @@ type Simulation struct {
 	opt      SimOptions
 
 	disp     [][]float64
-	poses    [][3]float64 // the rigid bodies', indexed like disp, for contact.Config
+	poses    [][3]float64   // the rigid bodies', indexed like disp, for contact.Config
+	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
 	r        [][]float64
 	delassus *Delassus
 	warm     map[unitID][2]float64
@@ -294,6 +295,25 @@ func (s *Simulation) overlapError(o contact.Overlap, done int) error {
 	return fmt.Errorf("after step %d (t = %.6g s): %s: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert", done, s.Stepper.Time(), what)
 }
 
+// sweptError describes a node that went through the other body or the
+// obstacle during step done and ended outside it (contact.Detector.Swept).
+func (s *Simulation) sweptError(o contact.Overlap, done int) error {
+	return fmt.Errorf("during step %d (to t = %.6g s): %s on its way, deeper than the alert distance %.3g m, and ended outside it: the body went through the other in one step (tunnelling): use a smaller h or a larger alert",
+		done, s.Stepper.Time(), s.Describe(o), s.Detector.Pairs[o.Pair].Alert)
+}
+
+// keep copies cfg into s.prev, reusing its storage.
+func (s *Simulation) keep(cfg contact.Config) {
+	s.prev.Time = cfg.Time
+	if len(s.prev.Disp) != len(cfg.Disp) {
+		s.prev.Disp = make([][]float64, len(cfg.Disp))
+	}
+	for i, u := range cfg.Disp {
+		s.prev.Disp[i] = append(s.prev.Disp[i][:0], u...)
+	}
+	s.prev.Poses = append(s.prev.Poses[:0], cfg.Poses...)
+}
+
 // Step advances the simulation by one step.
 //
 // The contact problem is linearised about the configuration at the start
@@ -317,6 +337,12 @@ func (s *Simulation) Step() (StepStats, error) {
 	if ov := s.Detector.Missed(deep); len(ov) > 0 {
 		return StepStats{}, s.overlapError(ov[0], st.Steps())
 	}
+	if st.Steps() > 0 {
+		if ov := s.Detector.Swept(s.prev, cfg); len(ov) > 0 {
+			return StepStats{}, s.sweptError(ov[0], st.Steps())
+		}
+	}
+	s.keep(cfg)
 	var deepest contact.Overlap
 	for _, o := range deep {
 		if o.Depth > deepest.Depth {
