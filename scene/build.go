@@ -268,9 +268,54 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles,
 
 // Warnings lists what the model can tell before it runs: nodes that start
 // inside another body or an obstacle deeper than the alert distance (the
-// first step refuses them), and bodies whose initial speed carries them
-// farther than a pair's alert distance in one step (contact may be missed).
+// first step refuses them), bodies whose initial speed carries them
+// farther than a pair's alert distance in one step (contact may be
+// missed), and contact sides whose Courant number is small (chatter).
 func (m *Model) Warnings() []string {
+	return append(m.speedWarnings(), m.courantWarnings()...)
+}
+
+// chatterCourant is the Courant number c h / dx of a contact side below
+// which its nodes chatter during an impact: a step is then too short for
+// the wave to cross a cell, so a node pushed back by its neighbours opens
+// again before the next one closes (measured: at 0.06 a bar's contact
+// nodes open and re-close 8 times during its impact and identical Q4
+// blocks at 20 m/s lose 4.9 % of their speed; 2.1 % without chatter at
+// 0.6).
+const chatterCourant = 0.1
+
+// courantWarnings warns of each contact side of a body whose Courant
+// number c h / dx, c its dilatational (P) wave speed (element.Elastic.
+// WaveSpeeds, what info prints) and dx its side's shortest edge, is below
+// chatterCourant.
+func (m *Model) courantWarnings() []string {
+	var out []string
+	h := m.Scene.Time.H
+	for i, p := range m.Detector.Pairs {
+		for _, side := range []*contact.Side{p.Candidate, p.Antagonist} {
+			if side == nil {
+				continue
+			}
+			b := m.Bodies[side.Body]
+			c, _ := b.Material.WaveSpeeds()
+			if !(c > 0) || math.IsInf(c, 0) { // a body of matrices
+				continue
+			}
+			dx := math.Inf(1)
+			for _, e := range side.Edges {
+				dx = math.Min(dx, side.Mesh.EdgeLength(e))
+			}
+			if courant := c * h / dx; courant < chatterCourant {
+				out = append(out, fmt.Sprintf("contact %d %q: body %q: c h / dx = %.2g (P-wave speed c = %.3g m/s, side edges from %.3g m, h = %g s): below about %g the contact nodes open and close again during an impact (chatter, a few %% of the rebound speed lost): take h nearer dx/c = %.3g s, or finer cells along the side",
+					i+1, p.Name, b.Name, courant, c, dx, h, chatterCourant, dx/c))
+			}
+		}
+	}
+	return out
+}
+
+// speedWarnings are Warnings' first two kinds.
+func (m *Model) speedWarnings() []string {
 	var out []string
 	for _, o := range m.Detector.Overlaps(contact.Config{}, true) {
 		c := m.Scene.Contacts[o.Pair]

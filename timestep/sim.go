@@ -90,6 +90,7 @@ type Simulation struct {
 	disp     [][]float64
 	poses    [][3]float64   // the rigid bodies', indexed like disp, for contact.Config
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
+	turned   map[*Body]bool // linear bodies RotationWarnings has warned of
 	r        [][]float64
 	delassus *Delassus
 	warm     map[unitID][2]float64
@@ -196,7 +197,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}}
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
 	comps := make([]Compliance, len(bodies))
 	for i, b := range bodies {
 		s.disp = append(s.disp, make([]float64, 2*len(b.Space.Mesh.Nodes)))

@@ -73,7 +73,10 @@ func infoCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "  nnz(K) %d, nnz(L) %d (estimated); matrices and factor about %.1f MB\n", nnzK, st.NNZL, bytes/1e6)
 	}
 	for i, p := range model.Detector.Pairs {
-		ant := "obstacle " + fmt.Sprint(sc.Contacts[i].Obstacle)
+		ant := fmt.Sprintf("obstacle %q", sc.Contacts[i].Obstacle)
+		if r := sc.Contacts[i].Rigid; r != "" {
+			ant = fmt.Sprintf("rigid body %q", r)
+		}
 		if p.Antagonist != nil {
 			ant = fmt.Sprintf("%s of body %s (%d edges)", p.Antagonist.Group, sc.Contacts[i].Antagonist.Body, len(p.Antagonist.Edges))
 		}

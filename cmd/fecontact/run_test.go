@@ -157,6 +157,34 @@ func TestInfo(t *testing.T) {
 	assert.Contains(t, stderr, "the bodies would have 4e+12 nodes, more than 1e+09")
 }
 
+// TestInfoRigidPair: a [[contact]] whose antagonist is a rigid body
+// (rigid = "plate") names it (info printed "obstacle " and nothing).
+func TestInfoRigidPair(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scene.toml")
+	require.NoError(t, os.WriteFile(path, []byte(`
+[time]
+h = 1e-4
+duration = 1e-3
+[[body]]
+name = "block"
+rectangle = { kind = "Q4", origin = [-0.05, 0.051], size = [0.1, 0.05], cells = [8, 4] }
+E = 1e7
+rho = 1000
+[[rigid]]
+name = "plate"
+rectangle = [0.3, 0.05]
+position = [0.0, 0.025]
+rho = 1000
+[[contact]]
+candidate = { body = "block", group = "bottom" }
+rigid = "plate"
+`), 0o644))
+	code, stdout, stderr := fecontact("info", path)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `contact "": 9 candidate nodes (bottom of body block) against rigid body "plate"; mu 0`)
+}
+
 func TestSolve(t *testing.T) {
 	files, _ := filepath.Glob("../../../shared/testdata/fc2d/FrictionContactProblem00*.json")
 	if len(files) == 0 {

@@ -210,6 +210,10 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		}
 		done++
 		sum.add(st)
+		for _, w := range sim.RotationWarnings() {
+			fmt.Fprintf(stdout, "warning: %s\n", w)
+			sum.warnings = append(sum.warnings, w)
+		}
 		interrupted := ctx.Err() != nil
 		if err := out.Record(st, done%sc.Output.Every == 0 || done == steps || interrupted); err != nil {
 			return out.Abandon(err)

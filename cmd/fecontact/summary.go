@@ -29,6 +29,7 @@ type summary struct {
 	minGap, maxResidual                                 float64
 	deepest                                             timestep.StepStats // the step of the deepest node inside the other body
 	init                                                bool
+	warnings                                            []string // said during the run (Simulation.RotationWarnings)
 }
 
 func (s *summary) add(st timestep.StepStats) {
@@ -75,6 +76,9 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	}
 	if d := s.deepest; d.Deepest.Depth > 0 {
 		fmt.Fprintf(w, "deepest node inside the other body or obstacle: at the start of step %d, %s\n", d.Step, sim.Describe(d.Deepest))
+	}
+	for _, m := range s.warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
 	}
 	if sim.InitialPenetration > penetrationRoundOff {
 		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)

@@ -1,0 +1,74 @@
+package timestep
+
+import (
+	"fmt"
+	"math"
+)
+
+// largeRotation is the mean rotation (rad) past which a linear body's
+// small-strain kinematics no longer hold: a rotation phi moves a point at r
+// by r sin(phi) along and r (1 - cos(phi)) across, and the linear model
+// keeps only the first, so that at 0.1 rad it strains the body by
+// phi^2/2 = 0.5 % that is not there.
+const largeRotation = 0.1
+
+// MeanRotation returns the rotation (rad, counter-clockwise) that best
+// maps the body's nodes from the reference configuration to the current
+// one, about their centres of mass and weighted by the nodal masses (the
+// least-squares rigid fit): how far the body has turned as a whole.
+func (b *Body) MeanRotation() float64 {
+	var m, cx, cy, ux, uy float64
+	for n, x := range b.Space.Mesh.Nodes {
+		u := b.nodeDisplacement(n)
+		w := b.masses[n]
+		m += w
+		cx, cy = cx+w*x[0], cy+w*x[1]
+		ux, uy = ux+w*u[0], uy+w*u[1]
+	}
+	if !(m > 0) {
+		return 0
+	}
+	cx, cy, ux, uy = cx/m, cy/m, ux/m, uy/m
+	var dot, cross float64
+	for n, x := range b.Space.Mesh.Nodes {
+		u := b.nodeDisplacement(n)
+		w := b.masses[n]
+		rx, ry := x[0]-cx, x[1]-cy
+		px, py := rx+u[0]-ux, ry+u[1]-uy
+		dot += w * (rx*px + ry*py)
+		cross += w * (rx*py - ry*px)
+	}
+	return math.Atan2(cross, dot)
+}
+
+// nodeDisplacement is node n's displacement (0 on fixed components).
+func (b *Body) nodeDisplacement(n int) [2]float64 {
+	var u [2]float64
+	for c := range 2 {
+		if e := b.Space.DOFs.Eq[2*n+c]; e >= 0 {
+			u[c] = b.Q[e]
+		}
+	}
+	return u
+}
+
+// RotationWarnings returns, once per body, a warning for each linear body
+// whose mean rotation (Body.MeanRotation) has passed 0.1 rad since the
+// simulation started: its small-strain model then gives wrong answers
+// without an error (a linear disc rolling down an incline rises off it and
+// rolls back). A run calls it after its steps; it costs one pass over the
+// linear bodies' nodes.
+func (s *Simulation) RotationWarnings() []string {
+	var out []string
+	for i := range s.Stepper.NumBodies() {
+		b := s.Stepper.Body(i)
+		if b.Law != 0 || s.turned[b] {
+			continue
+		}
+		if phi := b.MeanRotation(); math.Abs(phi) > largeRotation {
+			s.turned[b] = true
+			out = append(out, fmt.Sprintf("body %q has turned by %.3g rad at t = %.6g s: its linear (small-strain) model is wrong past about %g rad (it strains a turned body that is not strained); give it model = \"neohookean\" (or \"stvenant\") for large rotations", b.Name, phi, s.Stepper.Time(), largeRotation))
+		}
+	}
+	return out
+}
