@@ -107,7 +107,7 @@ func TestStuckOnShakenPlate(t *testing.T) {
 			for k := 1; k <= 400; k++ {
 				_, err := sim.Step()
 				require.NoError(t, err)
-				require.InDelta(t, shake.Velocity(float64(k)*h)[0], block.V[0], 1e-9, "step %d: with the plate", k)
+				require.InDelta(t, shake.Velocity(float64(k) * h)[0], block.V[0], 1e-9, "step %d: with the plate", k)
 				require.InDelta(t, 0, block.V[1], 1e-8, "step %d: on the plate", k)
 			}
 		})
