@@ -42,8 +42,9 @@ type Body struct {
 	// Law, when set, makes the body hyperelastic (large strain, total
 	// Lagrangian, plane strain) with Material's E, Nu and Rho: its internal
 	// force and stored energy come from element.Hyperelastic, each step is
-	// solved by Newton iterations, and K is the tangent at rest (used by
-	// stiffness-proportional damping). Zero: linear small strain.
+	// solved by Newton iterations, K is the tangent at rest, and
+	// stiffness-proportional damping acts on the strain rate (newton.go).
+	// Zero: linear small strain.
 	Law element.Law
 	// Dilatation is how a hyperelastic cell's volume change enters Law
 	// (element.MeanDilatation against locking as Nu nears 1/2).
