@@ -36,6 +36,9 @@ type detectWork struct {
 // Detect reuses.
 func (s *System) Detect(base int) ([]contact.Unit, error) {
 	w := &s.det
+	if err := s.CheckState(); err != nil {
+		return nil, err
+	}
 	s.place()
 	w.pairs = s.broad(w.pairs[:0])
 	w.touches = w.touches[:0]
@@ -62,6 +65,31 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 		units = append(units, s.unit(t, base))
 	}
 	return units, nil
+}
+
+// MaxCoordinate bounds a rigid body's position and velocity (m, m/s, rad,
+// rad/s): beyond it the grid of the broad phase, a body's box and its
+// rotation lose their meaning (at 1e15 m a position's round-off is 0.1 m).
+const MaxCoordinate = 1e15
+
+// CheckState reports a free body whose pose or velocity is not finite or
+// not below MaxCoordinate in size: a diverging run or a hostile input,
+// named with its value and the time, before it reaches the geometry.
+func (s *System) CheckState() error {
+	for _, b := range s.Bodies {
+		for k := range 3 {
+			for _, x := range []struct {
+				what string
+				v    float64
+			}{{"pose", b.Q[k]}, {"velocity", b.V[k]}} {
+				if !(math.Abs(x.v) < MaxCoordinate) {
+					return fmt.Errorf("rigid body %q at t = %g: its %s has the component %g (%s), beyond what the broad phase and the rotation can hold (|x| < %g): the run diverged or the input is out of range; check its position, velocity, gravity and the driven bodies' motions, or use a smaller h",
+						b.Name, s.t, x.what, x.v, [3]string{"x", "y", "rotation"}[k], MaxCoordinate)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // item is a body or a periodic image of it, shifted by shift along x.
@@ -215,14 +243,12 @@ func (s *System) canonical(pairs [][2]int) [][2]int {
 func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, add func(i, j int)) {
 	w := &s.det
 	n := len(size)
-	nx, ny := 1, 1
-	for {
-		nx, ny = int((hi[0]-lo[0])/cell)+1, int((hi[1]-lo[1])/cell)+1
-		if nx*ny <= 4*n+16 {
-			break
-		}
+	// Counted in floating point: bodies 1e18 m apart would overflow an
+	// int (the state is finite: Detect checks it).
+	for (math.Floor((hi[0]-lo[0])/cell)+1)*(math.Floor((hi[1]-lo[1])/cell)+1) > float64(4*n+16) {
 		cell *= 2 // bodies spread far apart: fewer, larger cells
 	}
+	nx, ny := int((hi[0]-lo[0])/cell)+1, int((hi[1]-lo[1])/cell)+1
 	at := func(i int) (int, int) {
 		return int((w.lo[i][0] - lo[0]) / cell), int((w.lo[i][1] - lo[1]) / cell)
 	}

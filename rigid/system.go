@@ -151,6 +151,9 @@ func (s *System) SetPeriod(x0, x1 float64) error {
 	if !(x1-x0 >= big*(1-1e-12)) || math.IsInf(x1-x0, 0) || math.IsNaN(x0) {
 		return fmt.Errorf("rigid bodies: period [%g, %g]: expected a finite cell at least as wide as the largest body (%.3g m across)", x0, x1, big)
 	}
+	if !(math.Abs(x0) < MaxCoordinate && math.Abs(x1) < MaxCoordinate) {
+		return fmt.Errorf("rigid bodies: period [%g, %g]: expected ends within +-%g m, where the bodies can be", x0, x1, MaxCoordinate)
+	}
 	s.Period = [2]float64{x0, x1}
 	return nil
 }
@@ -266,6 +269,7 @@ func (s *System) Finish() {
 			b.Q[0] -= l * math.Floor((b.Q[0]-p[0])/l)
 		}
 	}
+	s.t += h // the bodies are at the end of the step
 }
 
 // Energy returns body i's account (zero for a driven body).

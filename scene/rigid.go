@@ -69,28 +69,28 @@ func (r *Rigid) check(i int) error {
 		return bad(where, "radius", r.Radius, "expected a positive radius in m")
 	case r.Polygon != nil && r.Position != nil:
 		return fmt.Errorf("%s: a polygon's vertices place it: leave position out", where)
-	case r.Polygon == nil && (len(r.Position) != 2 || !finite(r.Position...)):
-		return bad(where, "position", r.Position, "expected the centre [x, y] in m")
-	case !finite(r.Angle):
-		return bad(where, "angle", r.Angle, "expected an angle in rad")
+	case r.Polygon == nil && (len(r.Position) != 2 || !bounded(r.Position...)):
+		return bad(where, "position", r.Position, fmt.Sprintf("expected the centre [x, y] in m, within +-%g", rigid.MaxCoordinate))
+	case !bounded(r.Angle):
+		return bad(where, "angle", r.Angle, fmt.Sprintf("expected an angle in rad, within +-%g", rigid.MaxCoordinate))
 	case (r.Mass != 0 || r.Inertia != 0) && (!positive(r.Mass) || !positive(r.Inertia) || r.Rho != 0):
 		return fmt.Errorf("%s: mass = %g, inertia = %g, rho = %g: give rho, or both mass (kg per m) and inertia (kg m^2 per m) positive, not both ways", where, r.Mass, r.Inertia, r.Rho)
 	case r.Motion == nil && r.Mass == 0 && !positive(r.Rho):
 		return bad(where, "rho", r.Rho, "expected a positive density in kg/m^3, or mass and inertia (a body without mass must be driven: give it a motion)")
 	case r.Rho < 0 || !finite(r.Rho):
 		return bad(where, "rho", r.Rho, "expected a non-negative density in kg/m^3")
-	case r.Velocity != nil && (len(r.Velocity) != 2 || !finite(r.Velocity...)):
-		return bad(where, "velocity", r.Velocity, "expected [vx, vy] in m/s")
-	case !finite(r.Omega):
-		return bad(where, "omega", r.Omega, "expected an angular velocity in rad/s")
-	case r.Gravity != nil && (len(r.Gravity) != 2 || !finite(r.Gravity...)):
-		return bad(where, "gravity", r.Gravity, "expected [gx, gy] in m/s^2")
+	case r.Velocity != nil && (len(r.Velocity) != 2 || !bounded(r.Velocity...)):
+		return bad(where, "velocity", r.Velocity, fmt.Sprintf("expected [vx, vy] in m/s, within +-%g", rigid.MaxCoordinate))
+	case !bounded(r.Omega):
+		return bad(where, "omega", r.Omega, fmt.Sprintf("expected an angular velocity in rad/s, within +-%g", rigid.MaxCoordinate))
+	case r.Gravity != nil && (len(r.Gravity) != 2 || !bounded(r.Gravity...)):
+		return bad(where, "gravity", r.Gravity, fmt.Sprintf("expected [gx, gy] in m/s^2, within +-%g", rigid.MaxCoordinate))
 	case r.Motion != nil && (r.Velocity != nil || r.Omega != 0 || r.Gravity != nil):
 		return fmt.Errorf("%s: a driven body (motion) takes its velocity from the motion: leave velocity, omega and gravity out", where)
 	}
 	for k, p := range r.Polygon {
-		if len(p) != 2 || !finite(p...) {
-			return bad(where, fmt.Sprintf("polygon[%d]", k+1), p, "expected [x, y] in m")
+		if len(p) != 2 || !bounded(p...) {
+			return bad(where, fmt.Sprintf("polygon[%d]", k+1), p, fmt.Sprintf("expected [x, y] in m, within +-%g", rigid.MaxCoordinate))
 		}
 	}
 	if r.Surface != "" && (r.Surface != "top" || r.Motion == nil || r.Radius != 0) {
@@ -100,6 +100,17 @@ func (r *Rigid) check(i int) error {
 		return r.Motion.check(where)
 	}
 	return nil
+}
+
+// bounded reports whether every x is finite and within the coordinates
+// rigid bodies can hold (rigid.MaxCoordinate).
+func bounded(xs ...float64) bool {
+	for _, x := range xs {
+		if !(math.Abs(x) < rigid.MaxCoordinate) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *RigidContacts) check(groups, obstacles map[string]bool) error {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -297,6 +298,13 @@ func (s *Scene) Steps() int {
 	return int(math.Round(s.Time.Duration / s.Time.H))
 }
 
+// maxStrips and maxWindows bound the velocity profile's strips and
+// windows: each holds a column of profile.csv, allocated before the run.
+const (
+	maxStrips  = 10000
+	maxWindows = 100000
+)
+
 // bad builds the error for one key: "body \"upper\": rho = -7800: ...".
 // models are the hyperelastic values of a body's model key.
 var models = map[string]element.Law{"stvenant": element.StVenantKirchhoff, "neohookean": element.NeoHookean}
@@ -345,8 +353,10 @@ func (s *Scene) check() error {
 	default:
 		return bad("[output]", "encoding", fmt.Sprintf("%q", o.Encoding), "expected base64, raw or ascii")
 	}
-	if p := o.Profile; p != nil && (p.Strips < 1 || len(p.Y) != 2 || !finite(p.Y...) || !(p.Y[1] > p.Y[0]) || !(p.From >= 0) || p.From > t.Duration || !(p.Window >= 0) || !finite(p.Window)) {
-		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g, window = %g}", p.Strips, p.Y, p.From, p.Window), fmt.Sprintf("expected strips >= 1, y = [bottom, top] with bottom < top, from in [0, %g] s, window >= 0 s", t.Duration))
+	if p := o.Profile; p != nil && (p.Strips < 1 || p.Strips > maxStrips || len(p.Y) != 2 || !finite(p.Y...) || !(p.Y[1] > p.Y[0]) || !(p.From >= 0) || p.From > t.Duration ||
+		!(p.Window == 0 || p.Window >= t.H) || !finite(p.Window) || (p.Window > 0 && (t.Duration-p.From)/p.Window > maxWindows)) {
+		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g, window = %g}", p.Strips, p.Y, p.From, p.Window),
+			fmt.Sprintf("expected strips in [1, %d], y = [bottom, top] with bottom < top, from in [0, %g] s, window 0 (none) or at least the step h = %g s and at most %d windows over the run", maxStrips, t.Duration, t.H, maxWindows))
 	}
 	for _, p := range o.Pictures {
 		if !(p >= 0 && p <= t.Duration) {
@@ -536,6 +546,9 @@ func (o Obstacle) check(i int) error {
 }
 
 func (m Motion) check(where string) error {
+	if err := m.unused(where); err != nil {
+		return err
+	}
 	switch m.Type {
 	case "", "fixed":
 	case "velocity":
@@ -546,13 +559,39 @@ func (m Motion) check(where string) error {
 		switch {
 		case !positive(m.Period):
 			return bad(where, "motion.period", m.Period, "expected a positive period in s")
-		case !finite(m.Amplitude):
-			return bad(where, "motion.amplitude", m.Amplitude, "expected an amplitude in m")
+		case !(math.Abs(m.Amplitude) < 1e15):
+			return bad(where, "motion.amplitude", m.Amplitude, "expected an amplitude in m, within +-1e+15")
 		case len(m.Direction) != 2 || !(math.Hypot(m.Direction[0], m.Direction[1]) > 0):
 			return bad(where, "motion.direction", m.Direction, "expected a non-zero [dx, dy]")
 		}
 	default:
 		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity or sine")
+	}
+	return nil
+}
+
+// unused refuses a motion key that the motion's type does not read: a
+// sine's amplitude under the default type "fixed" would leave the ground
+// still without a word.
+func (m Motion) unused(where string) error {
+	reads := map[string][]string{"": nil, "fixed": nil, "velocity": {"velocity"}, "sine": {"amplitude", "period", "direction"}}
+	keys, ok := reads[m.Type]
+	if !ok {
+		return nil // check names the unknown type
+	}
+	given := []struct {
+		key string
+		set bool
+	}{{"velocity", m.Velocity != nil}, {"amplitude", m.Amplitude != 0}, {"period", m.Period != 0}, {"direction", m.Direction != nil}}
+	for _, g := range given {
+		if g.set && !slices.Contains(keys, g.key) {
+			typ := m.Type
+			if typ == "" {
+				typ = "fixed"
+			}
+			fix := `type = "sine" with amplitude, period and direction, or type = "velocity" with velocity`
+			return fmt.Errorf(`%s: motion.%s is given, but a motion of type %q does not use it: give %s, or leave it out`, where, g.key, typ, fix)
+		}
 	}
 	return nil
 }

@@ -558,6 +558,21 @@ func TestRigidDecodeErrors(t *testing.T) {
 		{"period too short", rigidMinimal + "\n[periodic]\nx = [0.0, 0.1]\n", `[periodic]: rigid bodies: period [0, 0.1]: expected a finite cell at least as wide as the largest body (2 m across)`},
 		{"surface of a disk", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nsurface = \"bottom\"", 1), `rigid body "ground": surface = "bottom": expected "top", on a driven polygon`},
 		{"rules without bodies", minimal + "\n[rigid_contacts]\nalert = 0.01\n", "[rigid_contacts] or [periodic] without any [[rigid]] body or [[grains]]"},
+		// Hostile values (issue 30): each crashed the broad phase, or
+		// allocated gigabytes, before it was refused.
+		{"far away", strings.Replace(rigidMinimal, "position = [0.0, 0.1]", "position = [1e18, 0.1]", 1), `rigid body "ball": position = [1e+18 0.1]: expected the centre [x, y] in m, within +-1e+15`},
+		{"huge velocity", strings.Replace(rigidMinimal, "rho = 1000", "rho = 1000\nvelocity = [1e300, 0.0]", 1), `rigid body "ball": velocity = [1e+300 0]: expected [vx, vy] in m/s, within +-1e+15`},
+		{"huge spin", strings.Replace(rigidMinimal, "rho = 1000", "rho = 1000\nomega = 1e300", 1), `rigid body "ball": omega = 1e+300: expected an angular velocity in rad/s, within +-1e+15`},
+		{"huge gravity", strings.Replace(rigidMinimal, "gravity = [0.0, -9.81]", "gravity = [0.0, -1e300]", 1), `rigid body "ball": gravity = [0 -1e+300]: expected [gx, gy] in m/s^2, within +-1e+15`},
+		{"huge amplitude", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { type = "sine", amplitude = 1e300, period = 0.4, direction = [1.0, 0.0] }`, 1), `rigid body "ground": motion.amplitude = 1e+300: expected an amplitude in m, within +-1e+15`},
+		{"huge period", rigidMinimal + "\n[periodic]\nx = [0.0, 1e300]\n", `[periodic]: x = [0 1e+300]: expected [x0, x1] with x0 < x1, in m, within +-1e+15`},
+		{"sine keys without the type", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { amplitude = 0.01, period = 0.4, direction = [1.0, 0.0] }`, 1), `rigid body "ground": motion.amplitude is given, but a motion of type "fixed" does not use it: give type = "sine" with amplitude, period and direction, or type = "velocity" with velocity, or leave it out`},
+		{"velocity key of a sine", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { type = "sine", amplitude = 0.01, period = 0.4, direction = [1.0, 0.0], velocity = [1.0, 0.0] }`, 1), `motion.velocity is given, but a motion of type "sine" does not use it`},
+		{"a billion sides", rigidMinimal + grains("sides = [3, 1000000000]"), `grains "g": sides = [3 1000000000]: expected [min, max] with 3 <= min <= max <= 64 (use shape = "disk" for a round grain)`},
+		{"ten million grains", rigidMinimal + strings.Replace(grains(""), "count = 3", "count = 10000000", 1), `grains "g": count = 10000000: expected a number of grains in [1, 1000000]`},
+		{"a region of overflowing size", rigidMinimal + strings.Replace(strings.Replace(grains(""), "count = 3", "count = 900000", 1), "region = [[0.0, 1.0], [0.07, 1.07]]", "region = [[0.0, 0.0], [1e14, 1e-3]]", 1), `grains "g": region holds 0 grains of radius 0.01 on its lattice`},
+		{"a billion strips", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\nprofile = {strips = 1000000000, y = [0.0, 1.0]}\n\n[[rigid]]", 1), `expected strips in [1, 10000]`},
+		{"a window shorter than a step", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\nprofile = {strips = 10, y = [0.0, 1.0], window = 1e-9}\n\n[[rigid]]", 1), `window 0 (none) or at least the step h = 0.001 s`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc, err := Decode(strings.NewReader(tc.scene), "scene.toml")

@@ -457,6 +457,9 @@ func (s *Simulation) Step() (StepStats, error) {
 			}
 		}
 		s.Rigid.Finish()
+		if err := s.Rigid.CheckState(); err != nil {
+			return stats, fmt.Errorf("after step %d: %w", stats.Step, err)
+		}
 	}
 	stats.Units = len(units)
 	stats.NewtonIterations, stats.Factorisations = st.Newton(), st.Factorisations()
