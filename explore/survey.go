@@ -56,6 +56,9 @@ type Survey struct {
 	Box float64
 	// Moving is set by NewMoving: no equilibrium, no exact sets.
 	Moving bool
+	// Kinetic is the bodies' kinetic energy that New set to zero (J per
+	// m): a state at rest has next to none.
+	Kinetic float64
 
 	e    []entry   // E, the units' generalised impulses on the free bodies' DOFs
 	b    []float64 // E r = b at equilibrium: -(M v0 + h F)
@@ -98,12 +101,18 @@ type Solution struct {
 // taken at rest (it sets their velocities to zero: a deposit's residual
 // motion is not part of its equilibrium), with a step of length h.
 func New(sys *rigid.System, h float64) (*Survey, error) {
+	var kinetic float64
 	for _, b := range sys.Bodies {
 		if !b.Driven() {
+			kinetic += (b.Mass*(b.V[0]*b.V[0]+b.V[1]*b.V[1]) + b.Inertia*b.V[2]*b.V[2]) / 2
 			b.V = [3]float64{}
 		}
 	}
-	return newSurvey(sys, h, false)
+	s, err := newSurvey(sys, h, false)
+	if s != nil {
+		s.Kinetic = kinetic
+	}
+	return s, err
 }
 
 // NewMoving builds the survey of the step the bodies take from their
@@ -408,14 +417,9 @@ type Options struct {
 // solutions that converged and hold the bodies in equilibrium within the
 // cones, with the number of runs left out.
 func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
-	if opt.Tol == 0 {
-		opt.Tol = 1e-8
-	}
-	if opt.MaxSweeps == 0 {
-		opt.MaxSweeps = 100000
-	}
-	if opt.Accept == 0 {
-		opt.Accept = 1e-4
+	opt = opt.defaults()
+	if err := opt.Check(); err != nil {
+		return nil, 0, err
 	}
 	nlgs := signorini.Options{Tol: opt.Tol, ChangeTol: -1, MaxSweeps: opt.MaxSweeps}
 	if m == RandomGuess && s.Moving {
@@ -462,7 +466,44 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 		}
 		out = append(out, *sol)
 	}
+	if len(out) == 0 && !s.Moving {
+		return nil, rejected, fmt.Errorf("explore: none of the %d runs holds the bodies at rest within %g of their weight: they are not at rest (their kinetic energy was %.3g J per m): run the scene longer, start from a later state, or survey the step with --moving (explore.NewMoving)", opt.Solutions, opt.Accept, s.Kinetic)
+	}
 	return out, rejected, nil
+}
+
+// maxSolutions bounds Options.Solutions: each run keeps its impulses.
+const maxSolutions = 1000000
+
+// defaults returns o with its zero values replaced by the defaults.
+func (o Options) defaults() Options {
+	if o.Tol == 0 {
+		o.Tol = 1e-8
+	}
+	if o.MaxSweeps == 0 {
+		o.MaxSweeps = 100000
+	}
+	if o.Accept == 0 {
+		o.Accept = 1e-4
+	}
+	return o
+}
+
+// Check reports options that Run refuses (zero values stand for their
+// defaults): a caller checks its flags before the survey's set-up.
+func (o Options) Check() error {
+	o = o.defaults()
+	switch {
+	case o.Solutions < 1 || o.Solutions > maxSolutions:
+		return fmt.Errorf("explore: %d solutions per modality: expected 1 to %d", o.Solutions, maxSolutions)
+	case !(o.Tol > 0 && o.Tol < 1):
+		return fmt.Errorf("explore: tolerance %g: expected a residual in (0, 1), such as 1e-8", o.Tol)
+	case o.MaxSweeps < 0:
+		return fmt.Errorf("explore: %d sweeps at most: expected a positive number", o.MaxSweeps)
+	case !(o.Accept > 0 && o.Accept < 1):
+		return fmt.Errorf("explore: acceptance %g: expected a relative imbalance in (0, 1), such as 1e-4", o.Accept)
+	}
+	return nil
 }
 
 // run is run k: its solution, or nil when it is left out.

@@ -62,6 +62,9 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := (explore.Options{Solutions: f.solutions, Tol: f.tol}).Check(); err != nil {
+		return fmt.Errorf("%w (--solutions %d, --tol %g)", err, f.solutions, f.tol)
+	}
 	sc, err := loadScene(pos[0])
 	if err != nil {
 		return err

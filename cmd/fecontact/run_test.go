@@ -384,6 +384,8 @@ func TestExplore(t *testing.T) {
 		{[]string{"explore", sc, "--contacts", "3", "-o", out}, 2, `--contacts: "3" is not a contact number in 1..2`},
 		{[]string{"explore", "resting-block", "-o", out}, 1, "explore surveys rigid bodies at rest: the scene has no [[rigid]] body"},
 		{[]string{"explore", "nope"}, 2, `nope is no file, and no example "nope"`},
+		{[]string{"explore", sc, "--solutions", "-1", "-o", out}, 1, "explore: -1 solutions per modality: expected 1 to 1000000 (--solutions -1, --tol 1e-08)"},
+		{[]string{"explore", sc, "--tol", "nan", "-o", out}, 1, "explore: tolerance NaN: expected a residual in (0, 1)"},
 	} {
 		code, _, stderr := fecontact(tc.args...)
 		assert.Equal(t, tc.code, code, "%v", tc.args)
