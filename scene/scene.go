@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -175,14 +175,17 @@ type Contact struct {
 	OneWay     bool    `toml:"one_way"` // only the candidate's nodes are kept out (default: both bodies)
 }
 
+// MaxSceneBytes bounds a scene file: a scene is a page of text (meshes
+// are files of their own), so a larger one is a mistake or a device.
+const MaxSceneBytes = 16 << 20
+
 // Load reads and checks a scene file.
 func Load(path string) (*Scene, error) {
-	f, err := os.Open(path)
+	text, err := inputfile.ReadFile(path, MaxSceneBytes, "scene file (TOML)")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Decode(f, path)
+	return Decode(bytes.NewReader(text), path)
 }
 
 // unknownKeys names each key the scene does not know, once, with the
@@ -216,9 +219,9 @@ func unknownKeys(name, text string, und []toml.Key) error {
 // for relative Gmsh paths.
 func Decode(r io.Reader, name string) (*Scene, error) {
 	var s Scene
-	text, err := io.ReadAll(r)
+	text, err := inputfile.Read(r, name, MaxSceneBytes, "scene file (TOML)")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	md, err := toml.NewDecoder(bytes.NewReader(text)).Decode(&s)
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/scene"
 )
 
@@ -227,7 +228,7 @@ func sweepCmd(args []string, stdout io.Writer) error {
 // sceneText is the text of a scene file or of an example's.
 func sceneText(arg string) (string, error) {
 	if isSceneFile(arg) {
-		data, err := os.ReadFile(arg)
+		data, err := inputfile.ReadFile(arg, scene.MaxSceneBytes, "scene file (TOML)")
 		return string(data), err
 	}
 	data, err := exampleText(arg)

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/rigid"
 )
 
@@ -48,10 +48,14 @@ func WriteState(path string, s State) error {
 	})
 }
 
+// MaxStateBytes bounds a state file: some 200 bytes a rigid body, for a
+// million grains and room to spare.
+const MaxStateBytes = 1 << 30
+
 // ReadState reads a state file.
 func ReadState(path string) (State, error) {
 	var s State
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, MaxStateBytes, "state file (JSON, as fecontact run writes it)")
 	if err != nil {
 		return s, err
 	}
