@@ -566,6 +566,12 @@ obstacle = "wall"
 		{[]string{"sweep", sc, "--set", "time.h=1e-6..2e-6"}, "range 1e-6..2e-6: give the number of values, as 1e-6..2e-6/N"},
 		{[]string{"sweep", sc, "--set", "body.rod.velocity=[1.0, 0.0]"}, `no [[body]] named "rod" (there are bar)`},
 		{[]string{"sweep", sc}, "expected at least one --set KEY=VALUES"},
+		// Sizes refused before the value lists are made (issue 30: 16 GB
+		// for the first, minutes of silence for the others).
+		{[]string{"sweep", sc, "--set", "contact.1.mu=0..1000000000"}, "range 0..1000000000: 1e+09 values by steps of 1, more than the 10000 variants a sweep runs: give the number of values, as 0..1000000000/N"},
+		{[]string{"sweep", sc, "--set", "contact.1.mu=0..1/1000000000"}, "range 0..1/1000000000: /1000000000: expected a count from 2 to 10000"},
+		{[]string{"sweep", sc, "--set", "contact.1.mu=0..1/1000", "--set", "time.h=1e-6..2e-6/1000"}, "time.h: the --set flags make 1e+06 variants, more than the 10000 a sweep runs"},
+		{[]string{"sweep", sc, "--set", "contact.1.mu=nan..1/3"}, "range nan..1/3: expected two finite numbers"},
 	} {
 		code, _, stderr := fecontact(append(tc.args, "-o", filepath.Join(dir, "x"))...)
 		assert.Equal(t, 2, code, "%v", tc.args)

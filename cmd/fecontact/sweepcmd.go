@@ -49,7 +49,24 @@ func (s *sets) Set(arg string) error {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	*s = append(*s, setting{key: key, values: values})
+	if n := s.variants(); n > maxVariants {
+		return fmt.Errorf("%s: the --set flags make %.4g variants, more than the %d a sweep runs: fewer values, or several sweeps", key, n, maxVariants)
+	}
 	return nil
+}
+
+// maxVariants bounds a sweep: each variant is a run with its own folder,
+// and all are checked before the first runs.
+const maxVariants = 10000
+
+// variants is the number of variants the settings make, counted in
+// floating point so that a product of huge counts cannot overflow.
+func (s sets) variants() float64 {
+	n := 1.0
+	for _, x := range s {
+		n *= float64(len(x.values))
+	}
+	return n
 }
 
 // expand reads the values of a --set: TOML values separated by |, or a
@@ -59,20 +76,23 @@ func (s *sets) Set(arg string) error {
 func expand(s string) ([]string, error) {
 	from, to, isRange := strings.Cut(s, "..")
 	if !isRange {
+		if n := strings.Count(s, "|") + 1; n > maxVariants {
+			return nil, fmt.Errorf("%d values, more than the %d variants a sweep runs", n, maxVariants)
+		}
 		return strings.Split(s, "|"), nil
 	}
 	n := 0
 	if to2, count, ok := strings.Cut(to, "/"); ok {
 		var err error
-		if n, err = strconv.Atoi(count); err != nil || n < 2 {
-			return nil, fmt.Errorf("range %s: /%s: expected a count of at least 2", s, count)
+		if n, err = strconv.Atoi(count); err != nil || n < 2 || n > maxVariants {
+			return nil, fmt.Errorf("range %s: /%s: expected a count from 2 to %d", s, count, maxVariants)
 		}
 		to = to2
 	}
 	a, errA := numbers(from)
 	b, errB := numbers(to)
 	if errA != nil || errB != nil || len(a) != len(b) {
-		return nil, fmt.Errorf("range %s: expected two numbers or two arrays of numbers of one length", s)
+		return nil, fmt.Errorf("range %s: expected two finite numbers or two arrays of finite numbers of one length", s)
 	}
 	if n == 0 {
 		span := 0.0
@@ -81,6 +101,9 @@ func expand(s string) ([]string, error) {
 				return nil, fmt.Errorf("range %s: give the number of values, as %s/N", s, s)
 			}
 			span = math.Max(span, math.Abs(b[k]-a[k]))
+		}
+		if span+1 > maxVariants {
+			return nil, fmt.Errorf("range %s: %.4g values by steps of 1, more than the %d variants a sweep runs: give the number of values, as %s/N", s, span+1, maxVariants, s)
 		}
 		n = int(span) + 1
 		if n < 2 {
@@ -114,6 +137,9 @@ func numbers(s string) ([]float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil {
 			return nil, err
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%q is not a finite number", f)
 		}
 		out = append(out, v)
 	}
