@@ -92,6 +92,63 @@ func (s *System) CheckState() error {
 	return nil
 }
 
+// maxSwept bounds the poses Tunnelled looks at between a step's ends.
+const maxSwept = 64
+
+// Tunnelled looks, after a step, for a body that went through another in
+// it and ended clear of it, which the next detection cannot see: where a
+// body's travel in the step (its centre's, plus its radius times its
+// turn) exceeds the alert distance, the bodies are placed at poses
+// interpolated every half alert distance (at most maxSwept) between the
+// step's ends, and a pair that a rule lets touch found deeper into each
+// other than the alert distance is an error naming both. (A disk at 500
+// m/s over a 2 cm plate at h = 1 ms went through without a word.)
+// Periodic images are not looked at.
+func (s *System) Tunnelled() error {
+	for i, b := range s.Bodies {
+		travel := math.Hypot(s.dq[i][0], s.dq[i][1]) + b.Shape.Radius()*math.Abs(s.dq[i][2])
+		if !(travel > s.Alert) {
+			continue
+		}
+		parts := min(int(math.Ceil(2*travel/s.Alert)), maxSwept)
+		end := make([][3]float64, len(s.Bodies))
+		for j, o := range s.Bodies {
+			end[j] = o.Q
+		}
+		err := s.sweep(i, parts, travel)
+		for j, o := range s.Bodies {
+			o.Q = end[j]
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sweep places the bodies at parts-1 poses between the step's ends and
+// reports body i deeper than the alert distance into one it may touch.
+func (s *System) sweep(i, parts int, travel float64) error {
+	for k := 1; k < parts; k++ {
+		f := float64(k) / float64(parts)
+		for j, o := range s.Bodies {
+			for c := range 3 {
+				o.Q[c] = s.q0[j][c] + f*s.dq[j][c]
+			}
+		}
+		for j, o := range s.Bodies {
+			if j == i || !s.touchable(i, j) {
+				continue
+			}
+			if d := Distance(s.Bodies[i], o); d < -s.Alert {
+				return fmt.Errorf("rigid body %q went through rigid body %q in the step to t = %g: %.3g m into it %.0f %% of the way, with a travel of %.3g m in the step against the alert distance %.3g m (tunnelling): use a smaller h or a larger alert",
+					s.Bodies[i].Name, o.Name, s.t, -d, 100*f, travel, s.Alert)
+			}
+		}
+	}
+	return nil
+}
+
 // item is a body or a periodic image of it, shifted by shift along x.
 type item struct {
 	body  int

@@ -25,7 +25,9 @@ type Rule struct {
 // Restitution returns the e of dissipation index delta in [0, 1].
 func Restitution(delta float64) float64 { return (1 - delta) / (1 + delta) }
 
-func (r Rule) matches(a, b string) bool {
+// Matches reports whether the rule pairs a body of group a with one of
+// group b.
+func (r Rule) Matches(a, b string) bool {
 	m := func(pat, g string) bool { return pat == "" || pat == "*" || pat == g }
 	return (m(r.A, a) && m(r.B, b)) || (m(r.A, b) && m(r.B, a))
 }
@@ -54,7 +56,8 @@ type System struct {
 	// period).
 	Period [2]float64
 
-	rule         [][]int // group index pairs -> first matching rule, or -1
+	q0, dq       [][3]float64 // per body: the pose at the start of the step, and its change
+	rule         [][]int      // group index pairs -> first matching rule, or -1
 	group        []int   // per body: its group's index
 	v0, vfree, r [][3]float64
 	energy       []Energy
@@ -113,7 +116,7 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 		for j, b := range list {
 			s.rule[i][j] = -1
 			for k, r := range rules {
-				if r.matches(a, b) {
+				if r.Matches(a, b) {
 					s.rule[i][j] = k
 					break
 				}
@@ -189,7 +192,11 @@ func (s *System) Compliance(i int) (eqs []int, c []float64) {
 // the bodies would have at the end without contact.
 func (s *System) Begin(t, h, theta float64) {
 	s.t, s.h, s.theta = t, h, theta
+	if len(s.q0) != len(s.Bodies) {
+		s.q0, s.dq = make([][3]float64, len(s.Bodies)), make([][3]float64, len(s.Bodies))
+	}
 	for i, b := range s.Bodies {
+		s.q0[i] = b.Q
 		s.v0[i], s.r[i] = b.V, [3]float64{}
 		s.vfree[i] = [3]float64{b.V[0] + h*b.Gravity[0], b.V[1] + h*b.Gravity[1], b.V[2]}
 	}
@@ -246,6 +253,7 @@ func (s *System) Finish() {
 		if b.Driven() {
 			off := b.Motion.Offset(s.t + h)
 			b.Q = [3]float64{b.start[0] + off[0], b.start[1] + off[1], b.Q[2]}
+			s.dq[i] = [3]float64{b.Q[0] - s.q0[i][0], b.Q[1] - s.q0[i][1]}
 			v := b.Motion.Velocity(s.t + h)
 			b.V = [3]float64{v[0], v[1], 0}
 			continue
@@ -257,6 +265,7 @@ func (s *System) Finish() {
 			v1[k] = s.vfree[i][k] + s.r[i][k]/m[k]
 			vt[k] = th*v1[k] + (1-th)*v0[k]
 			b.Q[k] += h * vt[k]
+			s.dq[i][k] = h * vt[k]
 			dv := v1[k] - v0[k]
 			e.Numerical += (th - 0.5) * m[k] * dv * dv
 			e.Contact += s.r[i][k] * vt[k]

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
@@ -272,7 +273,84 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles,
 // farther than a pair's alert distance in one step (contact may be
 // missed), and contact sides whose Courant number is small (chatter).
 func (m *Model) Warnings() []string {
-	return append(m.speedWarnings(), m.courantWarnings()...)
+	out := append(m.speedWarnings(), m.courantWarnings()...)
+	return append(out, m.rigidWarnings()...)
+}
+
+// rigidWarnings warns of the rigid bodies' set-ups that run without an
+// error and give what the user did not mean: a free body whose initial
+// speed carries it farther than the alert distance in a step, a rule that
+// an earlier one shadows (the first match wins, so it never applies), and
+// groups whose bodies meet no rule (they pass through each other).
+func (m *Model) rigidWarnings() []string {
+	sys := m.Rigid
+	if sys == nil {
+		return nil
+	}
+	var out []string
+	h := m.Scene.Time.H
+	for _, b := range sys.Bodies {
+		travel := h * (math.Hypot(b.V[0], b.V[1]) + math.Abs(b.V[2])*b.Shape.Radius())
+		if !b.Driven() && travel > sys.Alert {
+			out = append(out, fmt.Sprintf("rigid body %q moves %.3g m per step at its initial speed, more than the alert distance %.3g m: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)", b.Name, travel, sys.Alert))
+		}
+	}
+	groups, free, members := rigidGroups(sys)
+	for k, r := range sys.Rules {
+		if j, ok := shadowed(sys.Rules, k, groups); ok {
+			out = append(out, fmt.Sprintf("[[rigid_contacts.rule]] %d (groups %q and %q) never applies: rule %d (%q and %q) comes first and matches every pair it names (the first match wins): put the more specific rule first", k+1, r.A, r.B, j+1, sys.Rules[j].A, sys.Rules[j].B))
+		}
+	}
+	var unpaired []string
+	for x, a := range groups {
+		for _, b := range groups[x:] {
+			if !free[a] && !free[b] || a == b && (!free[a] || members[a] < 2) {
+				continue // no free body to touch, or none other in its group
+			}
+			if !slices.ContainsFunc(sys.Rules, func(r rigid.Rule) bool { return r.Matches(a, b) }) {
+				unpaired = append(unpaired, fmt.Sprintf("%q with %q", a, b))
+			}
+		}
+	}
+	if len(unpaired) > 0 {
+		out = append(out, fmt.Sprintf("no [[rigid_contacts.rule]] pairs the rigid bodies of groups %s: they pass through each other (add a rule, groups = [\"*\", \"*\"] for all)", strings.Join(unpaired, ", ")))
+	}
+	return out
+}
+
+// rigidGroups lists the rigid bodies' groups in order of first use, which
+// have a free body, and how many bodies each has.
+func rigidGroups(sys *rigid.System) ([]string, map[string]bool, map[string]int) {
+	var groups []string
+	free, members := map[string]bool{}, map[string]int{}
+	for _, b := range sys.Bodies {
+		if !slices.Contains(groups, b.Group) {
+			groups = append(groups, b.Group)
+		}
+		free[b.Group] = free[b.Group] || !b.Driven()
+		members[b.Group]++
+	}
+	return groups, free, members
+}
+
+// shadowed reports an earlier rule that matches every pair of groups rule
+// k matches, the first such.
+func shadowed(rules []rigid.Rule, k int, groups []string) (int, bool) {
+	for j := range rules[:k] {
+		covers, any := true, false
+		for _, a := range groups {
+			for _, b := range groups {
+				if rules[k].Matches(a, b) {
+					any = true
+					covers = covers && rules[j].Matches(a, b)
+				}
+			}
+		}
+		if any && covers {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // chatterCourant is the Courant number c h / dx of a contact side below

@@ -447,6 +447,34 @@ func TestMissedContact(t *testing.T) {
 	}
 }
 
+// TestRigidWarnings: set-ups of rigid bodies that run without an error
+// and do what the user did not mean are warned of before the run (info
+// and run print Warnings): a body fast enough to miss a contact, a rule
+// shadowed by an earlier "*" rule, groups that no rule pairs (the ball
+// falls through the ground), no rule at all.
+func TestRigidWarnings(t *testing.T) {
+	twoRules := strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\n[[rigid_contacts.rule]]\ngroups = [\"ground\", \"\"]\nmu = 0.9\n", 1)
+	for _, tc := range []struct{ name, src, want string }{
+		{"fast", strings.Replace(rigidMinimal, "rho = 1000", "rho = 1000\nvelocity = [0.0, -50.0]", 1), `rigid body "ball" moves 0.05 m per step at its initial speed, more than the alert distance 0.01 m: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)`},
+		{"shadowed", twoRules, `[[rigid_contacts.rule]] 2 (groups "ground" and "") never applies: rule 1 ("*" and "*") comes first and matches every pair it names (the first match wins): put the more specific rule first`},
+		{"unpaired", strings.Replace(rigidMinimal, `groups = ["*", "*"]`, `groups = ["ground", "ground"]`, 1), `no [[rigid_contacts.rule]] pairs the rigid bodies of groups "ground" with "": they pass through each other`},
+		{"no rule", strings.Replace(rigidMinimal, "[rigid_contacts]\n[[rigid_contacts.rule]]\ngroups = [\"*\", \"*\"]\nmu = 0.3\n", "", 1), `no [[rigid_contacts.rule]] pairs the rigid bodies of groups "ground" with ""`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Decode(strings.NewReader(tc.src), "s.toml")
+			require.NoError(t, err)
+			m, err := sc.Model(Variant{})
+			require.NoError(t, err)
+			assert.Contains(t, strings.Join(m.Warnings(), "\n"), tc.want)
+		})
+	}
+	sc, err := Decode(strings.NewReader(rigidMinimal), "s.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	assert.Empty(t, m.Warnings(), "a ball on the ground, one rule for all")
+}
+
 func TestWarnings(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{blockOverFloor, `contact 1 "": body "block" moves 0.02 m per step at its initial speed, more than the alert distance 0.005 m`},

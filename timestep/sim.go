@@ -460,6 +460,9 @@ func (s *Simulation) Step() (StepStats, error) {
 		if err := s.Rigid.CheckState(); err != nil {
 			return stats, fmt.Errorf("after step %d: %w", stats.Step, err)
 		}
+		if err := s.Rigid.Tunnelled(); err != nil {
+			return stats, fmt.Errorf("step %d: %w", stats.Step, err)
+		}
 	}
 	stats.Units = len(units)
 	stats.NewtonIterations, stats.Factorisations = st.Newton(), st.Factorisations()
