@@ -58,7 +58,7 @@ type System struct {
 
 	q0, dq       [][3]float64 // per body: the pose at the start of the step, and its change
 	rule         [][]int      // group index pairs -> first matching rule, or -1
-	group        []int   // per body: its group's index
+	group        []int        // per body: its group's index
 	v0, vfree, r [][3]float64
 	energy       []Energy
 	h, theta, t  float64
