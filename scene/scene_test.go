@@ -358,8 +358,19 @@ func TestMemoryLimit(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3001.0*3001, est.Nodes)
 	_, err = sc.Model(Variant{})
-	assert.ErrorContains(t, err, "big.toml: the bodies would have 9.006e+06 nodes, 1.801e+07 DOFs, about")
-	assert.ErrorContains(t, err, "more than the 100 MB this machine has")
+	assert.ErrorContains(t, err, "big.toml: the bodies would take 9.006e+06 nodes, 1.801e+07 DOFs, about")
+	assert.ErrorContains(t, err, "more than 80 % of the 100 MB this machine has")
+	// Rigid bodies and grains count too (info said "0 nodes, about 0 MB"
+	// for them), with a margin: 90 MB of a 100 MB machine is refused.
+	src = rigidMinimal + strings.Replace(strings.Replace(grains(""), "count = 3", "count = 18000", 1), "region = [[0.0, 1.0], [0.07, 1.07]]", "region = [[0.0, 1.0], [10.0, 11.0]]", 1)
+	sc, err = Decode(strings.NewReader(src), "grains.toml")
+	require.NoError(t, err)
+	est, err = sc.Estimate(Variant{})
+	require.NoError(t, err)
+	assert.Equal(t, 18002.0, est.Rigid)
+	assert.InDelta(t, 18000*(5000+6*64)+2*(5000+4*64), est.Bytes, 1)
+	_, err = sc.Model(Variant{})
+	assert.ErrorContains(t, err, "grains.toml: the bodies would take 0 nodes, 0 DOFs, 1.8e+04 rigid bodies, about 96.9 MB, more than 80 % of the 100 MB this machine has")
 }
 
 const twoBlocks = `

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/scene"
 )
@@ -41,8 +42,8 @@ func infoCmd(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "time: h = %g s, theta = %g, %d steps to %g s\n", sc.Time.H, sc.Time.Theta, sc.Steps(), sc.Time.Duration)
 	fmt.Fprintf(stdout, "size before building: %s\n", est)
 	if err := est.Check(); err != nil {
-		fmt.Fprintf(stdout, "too large, run would refuse it: %v\n", err)
-		return nil
+		fmt.Fprintln(stdout, "too large: run would refuse it")
+		return fmt.Errorf("%s: %w", sc.Name, err)
 	}
 	model, err := sc.Model(v)
 	if err != nil {
@@ -88,6 +89,11 @@ func infoCmd(args []string, stdout io.Writer) error {
 	}
 	for _, w := range model.Warnings() {
 		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
+	// What the first step refuses, info refuses too (exit 1), after
+	// describing the scene.
+	if ov := model.Detector.Overlaps(contact.Config{}, true); len(ov) > 0 {
+		return fmt.Errorf("%s: %d contact pairs start with a node inside the other body deeper than the alert distance: run would refuse it (see the warnings)", sc.Name, len(ov))
 	}
 	return nil
 }

@@ -111,6 +111,24 @@ func TestRunAndInfoErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.toml")
 	require.NoError(t, os.WriteFile(bad, []byte("[time]\nh = -1e-6\nduration = 1e-3\n"), 0o644))
+	// A block 5 mm into a floor, whose alert distance is 1 mm.
+	sunk := filepath.Join(dir, "sunk.toml")
+	require.NoError(t, os.WriteFile(sunk, []byte(`[time]
+h = 1e-5
+duration = 1e-4
+[[body]]
+name = "block"
+rectangle = { kind = "Q4", origin = [0.0, -0.005], size = [0.1, 0.05], cells = [4, 2] }
+E = 1e8
+rho = 1000
+[[obstacle]]
+name = "floor"
+points = [[-1.0, 0.0], [1.0, 0.0]]
+[[contact]]
+candidate = { body = "block", group = "bottom" }
+obstacle = "floor"
+alert = 0.001
+`), 0o644))
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -118,6 +136,8 @@ func TestRunAndInfoErrors(t *testing.T) {
 	}{
 		{[]string{"run", bad}, 1, "bad.toml: [time]: h = -1e-06: expected a positive time step in s"},
 		{[]string{"info", bad}, 1, "bad.toml: [time]: h = -1e-06"},
+		{[]string{"info", sunk}, 1, "sunk.toml: 1 contact pairs start with a node inside the other body deeper than the alert distance: run would refuse it"},
+		{[]string{"run", sunk, "-o", filepath.Join(dir, "sunk")}, 1, `is 0.005 m inside obstacle "floor", deeper than the alert distance 0.001 m`},
 		{[]string{"run"}, 2, "expected one scene file"},
 		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disc-impact, disc-on-block, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block, slope-flow)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
@@ -149,9 +169,10 @@ func TestInfo(t *testing.T) {
 	// A scene too large for any machine: info prints its size and does
 	// not build it; run refuses it before allocating.
 	code, stdout, stderr = fecontact("info", "../../examples/colliding-blocks/scene.toml", "--refine", "100000")
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 1, code, "info refuses what run refuses")
 	assert.Contains(t, stdout, "size before building: 4e+12 nodes")
-	assert.Contains(t, stdout, "too large, run would refuse it")
+	assert.Contains(t, stdout, "too large: run would refuse it")
+	assert.Contains(t, stderr, "the bodies would have 4e+12 nodes")
 	code, _, stderr = fecontact("example", "colliding-blocks", "--refine", "100000", "-o", t.TempDir())
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "the bodies would have 4e+12 nodes, more than 1e+09")
