@@ -675,3 +675,53 @@ func TestRunNewtonSummary(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, strings.SplitN(string(data), "\n", 2)[0], "newton")
 }
+
+// TestSweepRigid: a sweep of a rigid-only scene (a ball dropped on the
+// ground at two speeds) gives each variant's contact duration from its
+// rigid contacts (it gave 0), leaves the peak force empty (rigid contacts
+// are in no [[contact]] pair's column; it gave 0) and the kinetic ratio
+// empty where the ball starts at rest (it gave +Inf).
+func TestSweepRigid(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "ball.toml")
+	require.NoError(t, os.WriteFile(sc, []byte(`[time]
+h = 1e-3
+duration = 0.2
+[[rigid]]
+name = "ground"
+rectangle = [2.0, 0.2]
+position = [0.0, -0.1]
+motion = { type = "fixed" }
+[[rigid]]
+name = "ball"
+radius = 0.1
+position = [0.0, 0.15]
+rho = 1000
+gravity = [0.0, -9.81]
+[rigid_contacts]
+[[rigid_contacts.rule]]
+groups = ["*", "*"]
+mu = 0.3
+`), 0o644))
+	out := filepath.Join(dir, "sweep")
+	code, stdout, stderr := fecontact("sweep", sc, "--set", "rigid.ball.velocity=[0,0]|[0,-1]", "-o", out)
+	require.Equal(t, 0, code, stderr+stdout)
+	f, err := os.Open(filepath.Join(out, "sweep.csv"))
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 3)
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	for k, r := range rows[1:] {
+		d, err := strconv.ParseFloat(r[col["contact_duration"]], 64)
+		require.NoError(t, err)
+		assert.Greater(t, d, 0.05, "variant %d: the ball rests on the ground from its landing on", k+1)
+		assert.Empty(t, r[col["peak_force"]], "variant %d", k+1)
+	}
+	assert.Empty(t, rows[1][col["kinetic_ratio"]], "at rest at the start: no ratio")
+	assert.NotEmpty(t, rows[2][col["kinetic_ratio"]])
+}

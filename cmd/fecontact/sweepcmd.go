@@ -358,20 +358,26 @@ func readResult(path string, h float64) (sweepResult, error) {
 	}
 	var res sweepResult
 	first, last := -1, -1
+	pairs := slices.ContainsFunc(rows[0], func(c string) bool { return strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fx") })
+	if !pairs {
+		res.peak = math.NaN() // rigid bodies' contacts are in no pair's column
+	}
 	for k, r := range rows[1:] {
-		var fx, fy, closed float64
+		var fx, fy float64
 		for _, c := range rows[0] { // in the file's order: the same sums every time
 			switch {
 			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fx"):
 				fx += num(r, c)
 			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fy"):
 				fy += num(r, c)
-			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_closed"):
-				closed += num(r, c)
 			}
 		}
-		res.peak = math.Max(res.peak, math.Hypot(fx, fy))
-		if closed > 0 {
+		if pairs {
+			res.peak = math.Max(res.peak, math.Hypot(fx, fy))
+		}
+		// Every unit, of pairs and of rigid bodies: closed when sticking
+		// or sliding.
+		if closed := num(r, "stick") + num(r, "slide"); closed > 0 {
 			if first < 0 {
 				first = k
 			}
@@ -383,9 +389,22 @@ func readResult(path string, h float64) (sweepResult, error) {
 	}
 	end := rows[len(rows)-1]
 	res.kinetic, res.elastic = num(end, "kinetic"), num(end, "elastic")
-	res.ratio = res.kinetic / num(rows[1], "kinetic")
+	res.ratio = math.NaN() // no initial kinetic energy: no ratio
+	if k0 := num(rows[1], "kinetic"); k0 > 0 {
+		res.ratio = res.kinetic / k0
+	}
 	res.law, res.friction, res.numerical = num(end, "normal_work"), num(end, "friction_work"), num(end, "numerical_dissipation")
 	return res, nil
+}
+
+// cell writes a figure of sweep.csv: empty where there is none (NaN: no
+// peak force without a [[contact]] pair, no ratio without an initial
+// kinetic energy).
+func cell(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', 8, 64)
 }
 
 // writeSweep writes sweep.csv (one row per variant) and, when a finished
@@ -413,7 +432,7 @@ func writeSweep(dir string, set sets, variants []*variant) (bool, error) {
 			}
 			r := v.result
 			for _, x := range []float64{r.duration, r.peak, r.ratio, r.kinetic, r.elastic, r.law, r.friction, r.numerical} {
-				row = append(row, strconv.FormatFloat(x, 'g', 8, 64))
+				row = append(row, cell(x))
 			}
 			msg := ""
 			if v.err != nil {
