@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -76,7 +77,18 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := reachState(sc, model, f.state, stdout); err != nil {
+	ctx, stop := interruptible()
+	defer stop()
+	// The earlier survey goes first: an interrupted one leaves no mix.
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	if n, err := results.ClearFiles(f.out, exploreFiles...); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "removed %d files of an earlier survey from %s\n", n, f.out)
+	}
+	if err := reachState(ctx, sc, model, f.state, stdout); err != nil {
 		return err
 	}
 	newSurvey := explore.New
@@ -87,15 +99,20 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.Name, err)
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
-	return survey(s, f, modalities, stdout)
+	return survey(ctx, s, f, modalities, stdout)
+}
+
+// exploreFiles are the patterns of the files explore writes.
+var exploreFiles = []string{"solutions.csv", "admissible.csv", "forces.png", "contact_[0-9]*.png", "explore.txt"}
+
+// errSurveyInterrupted says what an interrupted survey leaves.
+func errSurveyInterrupted(dir string) error {
+	return fmt.Errorf("%w: the survey stopped before its files were written; %s holds none of them", errInterrupted, dir)
 }
 
 // reachState brings the model's rigid bodies to the state to survey: the
 // one a run of the scene saved (state, when given), or the scene's end.
-func reachState(sc *scene.Scene, model *scene.Model, state string, stdout io.Writer) error {
+func reachState(ctx context.Context, sc *scene.Scene, model *scene.Model, state string, stdout io.Writer) error {
 	if state != "" {
 		st, err := results.ReadState(state)
 		if err != nil {
@@ -116,6 +133,9 @@ func reachState(sc *scene.Scene, model *scene.Model, state string, stdout io.Wri
 	}
 	fmt.Fprintf(stdout, "%s: running %d steps to the state the scene ends in\n", sc.Name, sc.Steps())
 	for range sc.Steps() {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w while running the scene to its end, at t = %g s: nothing was surveyed", errInterrupted, sim.Stepper.Time())
+		}
 		if _, err := sim.Step(); err != nil {
 			return err
 		}
@@ -157,7 +177,7 @@ func isSceneFile(arg string) bool {
 
 // survey runs the modalities, computes the exact sets of the contacts it
 // draws (of all with --exact-all), and writes the files and the report.
-func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, stdout io.Writer) error {
+func survey(ctx context.Context, s *explore.Survey, f exploreFlags, modalities []explore.Modality, stdout io.Writer) error {
 	n := len(s.Units)
 	var report bytes.Buffer
 	if s.Moving {
@@ -167,6 +187,9 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 	}
 	sols := map[explore.Modality][]explore.Solution{}
 	for _, m := range modalities {
+		if ctx.Err() != nil {
+			return errSurveyInterrupted(f.out)
+		}
 		if m == explore.RandomGuess {
 			if err := s.Bound(); err != nil { // not in the runs' time
 				return err
@@ -210,6 +233,9 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 	polys := map[int][][2]float64{}
 	start := time.Now()
 	for _, c := range exact {
+		if ctx.Err() != nil {
+			return errSurveyInterrupted(f.out)
+		}
 		if polys[c], err = s.Admissible(c); err != nil {
 			return err
 		}
@@ -224,6 +250,9 @@ func survey(s *explore.Survey, f exploreFlags, modalities []explore.Modality, st
 		seg := sp.Segments[0]
 		fmt.Fprintf(&report, "%s on two supports (contacts %d and %d): at contact %d its own equilibrium allows (R_T, R_N) from (%.4g, %.4g) to (%.4g, %.4g) N/m\n", s.Sys.Bodies[sp.Body].Name,
 			sp.Contacts[0]+1, sp.Contacts[1]+1, sp.Contacts[0]+1, seg[0][0], seg[0][1], seg[len(seg)-1][0], seg[len(seg)-1][1])
+	}
+	if ctx.Err() != nil {
+		return errSurveyInterrupted(f.out)
 	}
 	if err := writeExplore(f.out, s, polys, sols, modalities, draw, supported); err != nil {
 		return err

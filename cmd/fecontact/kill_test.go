@@ -100,3 +100,96 @@ func readCSV(t *testing.T, path string) [][]string {
 	require.NoError(t, err, path)
 	return rows
 }
+
+// interrupt starts fecontact with args, waits for its first line of
+// output, sleeps delay, sends SIGINT (and a second one after again when
+// it is not zero), and returns the exit code (-1 for a process killed by
+// the signal), stderr and how long it took to end after the first signal.
+func interrupt(t *testing.T, delay, again time.Duration, args ...string) (int, string, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "FECONTACT_AS_MAIN=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	first := bufio.NewReader(stdout)
+	_, err = first.ReadString('\n')
+	require.NoError(t, err)
+	go io.Copy(io.Discard, first)
+	time.Sleep(delay)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	sent := time.Now()
+	if again > 0 {
+		time.Sleep(again)
+		_ = cmd.Process.Signal(syscall.SIGINT) // it may have ended already
+	}
+	err = cmd.Wait()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	}
+	return code, stderr.String(), time.Since(sent)
+}
+
+// TestKilledExplore interrupts explore (running disks-28 to its end, then
+// surveying it) at moments from the scene's run to the files' writing:
+// it ends with status 130 saying that nothing was surveyed or written, or
+// completes; the folder holds the whole set of a survey or none of it
+// (an earlier survey's files are cleared first), and no temporary file.
+// A second SIGINT kills it at once.
+func TestKilledExplore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explore runs of a few seconds")
+	}
+	dir := t.TempDir()
+	// An earlier survey's contact picture that this one does not draw.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "contact_99.png"), []byte("old"), 0o644))
+	for _, delay := range []time.Duration{0, 1500 * time.Millisecond, 3 * time.Second} {
+		code, stderr, _ := interrupt(t, delay, 0, "explore", "disks-28", "--solutions", "20", "-o", dir)
+		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		if code == 130 {
+			assert.Contains(t, stderr, "interrupted", "delay %v", delay)
+			assert.Empty(t, files, "delay %v: no file of an unfinished survey, nor of the earlier one", delay)
+		} else {
+			assert.FileExists(t, filepath.Join(dir, "explore.txt"))
+			assert.NoFileExists(t, filepath.Join(dir, "contact_99.png"), "the earlier survey's picture is cleared")
+		}
+		tmp, _ := filepath.Glob(filepath.Join(dir, ".*"))
+		assert.Empty(t, tmp, "delay %v: no temporary file", delay)
+	}
+	code, _, took := interrupt(t, 200*time.Millisecond, 50*time.Millisecond, "explore", "disks-28", "--solutions", "20", "-o", dir)
+	assert.NotEqual(t, 0, code, "killed before it could finish")
+	assert.Less(t, took, 2*time.Second, "a second SIGINT kills at once")
+}
+
+// TestKilledSweep interrupts a sweep of four bars: it ends with status
+// 130 or completes; sweep.csv lists every variant, marking those that
+// did not finish, no temporary file is left in its folder or a variant's,
+// and a rerun into the same folder clears the earlier variants' folders.
+func TestKilledSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sweep runs of a second or two")
+	}
+	dir := t.TempDir()
+	sc := writeBar(t, dir)
+	out := filepath.Join(dir, "sweep")
+	require.NoError(t, os.MkdirAll(filepath.Join(out, "variant_007"), 0o755))
+	for _, delay := range []time.Duration{0, 300 * time.Millisecond} {
+		code, stderr, _ := interrupt(t, delay, 0, "sweep", sc, "--set", "body.bar.velocity=[-1,0]..[-4,0]", "--jobs", "1", "-o", out)
+		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
+		rows := readCSV(t, filepath.Join(out, "sweep.csv"))
+		require.Len(t, rows, 5, "delay %v: a row per variant", delay)
+		if code == 130 {
+			assert.Contains(t, stderr, "variants did not finish (sweep.csv marks them)")
+			assert.Contains(t, rows[4][len(rows[4])-1], "interrupted", "the last variant did not finish")
+		}
+		assert.NoDirExists(t, filepath.Join(out, "variant_007"), "the earlier sweep's folder is cleared")
+		tmp, _ := filepath.Glob(filepath.Join(out, ".*"))
+		more, _ := filepath.Glob(filepath.Join(out, "variant_*", ".*"))
+		assert.Empty(t, append(tmp, more...), "delay %v: no temporary file", delay)
+	}
+}

@@ -503,14 +503,10 @@ func TestSlopeFlowProfile(t *testing.T) {
 	assert.GreaterOrEqual(t, reached, 3, "strips with grains")
 }
 
-// TestSweep: a bar hitting a wall at 1, 2 and 3 m/s (the 1D wave: contact
-// for 2L/c whatever the speed, a force rho c v A) swept on the cores:
-// sweep.csv has a row per speed with the same contact duration (2L/c
-// within 1.5 %), the same share of kinetic energy kept (within 1 %) and a
-// peak force of at least rho c v A, each run in its folder, and
-// sweep.png; bad --set values are usage errors that say what is expected.
-func TestSweep(t *testing.T) {
-	dir := t.TempDir()
+// writeBar writes the scene of a bar 10 um from a wall, moving at 1 m/s,
+// into dir and returns its path.
+func writeBar(t *testing.T, dir string) string {
+	t.Helper()
 	sc := filepath.Join(dir, "bar.toml")
 	require.NoError(t, os.WriteFile(sc, []byte(`
 [time]
@@ -534,6 +530,18 @@ points = [[0.0, 1.0], [0.0, -1.0]]
 candidate = { body = "bar", group = "left" }
 obstacle = "wall"
 `), 0o644))
+	return sc
+}
+
+// TestSweep: a bar hitting a wall at 1, 2 and 3 m/s (the 1D wave: contact
+// for 2L/c whatever the speed, a force rho c v A) swept on the cores:
+// sweep.csv has a row per speed with the same contact duration (2L/c
+// within 1.5 %), the same share of kinetic energy kept (within 1 %) and a
+// peak force of at least rho c v A, each run in its folder, and
+// sweep.png; bad --set values are usage errors that say what is expected.
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	sc := writeBar(t, dir)
 	out := filepath.Join(dir, "sweep")
 	code, stdout, stderr := fecontact("sweep", sc, "--set", "body.bar.velocity=[-1,0]..[-3,0]", "-o", out)
 	require.Equal(t, 0, code, stderr+stdout)

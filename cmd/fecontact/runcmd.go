@@ -121,7 +121,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	// SIGINT and SIGTERM end the run after the current step (the first
 	// step when they come during set-up), with every output complete up
 	// to it; a second signal kills at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	switch {
 	case *rf.refine < 1:
@@ -220,7 +220,6 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		}
 		prog.update(done, sim)
 		if interrupted {
-			stop()
 			break
 		}
 	}
@@ -264,6 +263,20 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 
 // errInterrupted is a run stopped by SIGINT or SIGTERM (exit status 130).
 var errInterrupted = errors.New("interrupted")
+
+// interruptible returns a context that SIGINT or SIGTERM ends, for a
+// command to stop at its next consistent point; the first signal also
+// gives the signals back their default action at once, so that a second
+// one kills the process at any moment, set-up included (a second Ctrl-C
+// during a long factorisation was caught and ignored).
+func interruptible() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
+}
 
 // solveTime is the best of five forward-and-backward substitutions with
 // every body's factor, one after the other: the floor of a step's cost.

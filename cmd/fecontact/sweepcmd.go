@@ -9,14 +9,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -25,6 +23,7 @@ import (
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
 )
 
@@ -220,11 +219,19 @@ func sweepCmd(args []string, stdout io.Writer) error {
 		}
 		scenes[k].Files = base.Files
 	}
-	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", base.Name, len(variants), *jobs, *out)
 	// SIGINT and SIGTERM end the running variants after their current
 	// step (each run sees the signal too) and start no more.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	if n, err := results.ClearFiles(*out, "sweep.csv", "sweep.png", "variant_[0-9][0-9][0-9]*"); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "removed %d files and folders of an earlier sweep from %s\n", n, *out)
+	}
+	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", base.Name, len(variants), *jobs, *out)
 	runVariants(ctx, scenes, variants, *jobs, stdout, set)
 	failed := 0
 	for k, v := range variants {

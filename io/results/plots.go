@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
+	"io"
 
+	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/timestep"
 	"gonum.org/v1/plot"
@@ -245,18 +246,10 @@ func savePNG(path string, plots [][]*plot.Plot, w, h vg.Length) error {
 			p.Draw(canvases[i][j])
 		}
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
+	// Through atomicfile: a hidden, unique temporary, removed on error
+	// (PATH.tmp was neither, and stayed behind an interrupted run).
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
 		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	})
 }

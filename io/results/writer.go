@@ -47,20 +47,29 @@ type energyPoint struct {
 // runFiles are the patterns of the files a run writes (and of the
 // temporary files of a write cut short by a kill).
 var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json", ".*.tmp*"}
+	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json"}
 
 // Clear removes the files of an earlier run from dir, so that none of
 // its pieces lies beside the new ones or is taken for theirs, and returns
 // how many it removed. Other files are left alone.
 func Clear(dir string) (int, error) {
+	return ClearFiles(dir, runFiles...)
+}
+
+// ClearFiles removes from dir the files and folders that match the
+// patterns (filepath.Match, in dir), the outputs of an earlier run of a
+// command other than run (explore's, sweep's), and returns how many it
+// removed. Hidden temporaries of an interrupted write (".*.tmp*") are
+// always among them.
+func ClearFiles(dir string, patterns ...string) (int, error) {
 	n := 0
-	for _, pat := range runFiles {
+	for _, pat := range append(patterns, ".*.tmp*") {
 		files, err := filepath.Glob(filepath.Join(dir, pat))
 		if err != nil {
 			return n, err
 		}
 		for _, f := range files {
-			if err := os.Remove(f); err != nil {
+			if err := os.RemoveAll(f); err != nil {
 				return n, fmt.Errorf("clearing the earlier run: %w", err)
 			}
 			n++
