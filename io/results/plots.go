@@ -3,8 +3,8 @@ package results
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"io"
+	"math"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/mesh"
