@@ -61,12 +61,14 @@ func (r *Rigid) check(i int) error {
 		}
 	}
 	switch {
+	case shapes == 0:
+		return fmt.Errorf("%s: no shape (radius = 0 is none): give rectangle = [width, height], polygon = [[x, y], ...] or radius > 0, in m", where)
 	case shapes != 1:
 		return fmt.Errorf("%s: give exactly one shape: rectangle = [width, height], polygon = [[x, y], ...] or radius", where)
-	case r.Rectangle != nil && (len(r.Rectangle) != 2 || !positive(r.Rectangle[0]) || !positive(r.Rectangle[1])):
-		return bad(where, "rectangle", r.Rectangle, "expected [width, height], both positive, in m")
-	case r.Radius != 0 && !positive(r.Radius):
-		return bad(where, "radius", r.Radius, "expected a positive radius in m")
+	case r.Rectangle != nil && (len(r.Rectangle) != 2 || !size(r.Rectangle[0]) || !size(r.Rectangle[1])):
+		return bad(where, "rectangle", r.Rectangle, fmt.Sprintf("expected [width, height], each from %g to %g m", minSize, rigid.MaxCoordinate))
+	case r.Radius != 0 && !size(r.Radius):
+		return bad(where, "radius", r.Radius, fmt.Sprintf("expected a radius from %g to %g m", minSize, rigid.MaxCoordinate))
 	case r.Polygon != nil && r.Position != nil:
 		return fmt.Errorf("%s: a polygon's vertices place it: leave position out", where)
 	case r.Polygon == nil && (len(r.Position) != 2 || !bounded(r.Position...)):
@@ -101,6 +103,14 @@ func (r *Rigid) check(i int) error {
 	}
 	return nil
 }
+
+// minSize is the smallest rigid body's extent: below it its area and
+// inertia underflow or lose their digits to the position's round-off.
+const minSize = 1e-9
+
+// size reports whether x is a body's extent from minSize to
+// rigid.MaxCoordinate.
+func size(x float64) bool { return x >= minSize && x < rigid.MaxCoordinate }
 
 // bounded reports whether every x is finite and within the coordinates
 // rigid bodies can hold (rigid.MaxCoordinate).
@@ -227,7 +237,7 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 	for i := range s.Rigid {
 		b, err := s.Rigid[i].build()
 		if err != nil {
-			return nil, fmt.Errorf("%s: rigid body %q: %w", s.Name, s.Rigid[i].Name, err)
+			return nil, fmt.Errorf("%s: %w", s.Name, err) // build names the body
 		}
 		bodies = append(bodies, b)
 	}
@@ -290,9 +300,9 @@ func (r *Rigid) build() (*rigid.Body, error) {
 		shape, center = rigid.Disk{R: r.Radius}, [2]float64{r.Position[0], r.Position[1]}
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rigid body %q: %w", r.Name, err)
 	}
-	b, err := rigid.NewBody(r.Name, shape, center, r.Rho)
+	b, err := rigid.NewBody(r.Name, shape, center, r.Rho) // its errors name the body
 	if err != nil {
 		return nil, err
 	}

@@ -611,6 +611,8 @@ func TestRigidDecodeErrors(t *testing.T) {
 		{"ten million grains", rigidMinimal + strings.Replace(grains(""), "count = 3", "count = 10000000", 1), `grains "g": count = 10000000: expected a number of grains in [1, 1000000]`},
 		{"a region of overflowing size", rigidMinimal + strings.Replace(strings.Replace(grains(""), "count = 3", "count = 900000", 1), "region = [[0.0, 1.0], [0.07, 1.07]]", "region = [[0.0, 0.0], [1e14, 1e-3]]", 1), `grains "g": region holds 0 grains of radius 0.01 on its lattice`},
 		{"a billion strips", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\nprofile = {strips = 1000000000, y = [0.0, 1.0]}\n\n[[rigid]]", 1), `expected strips in [1, 10000]`},
+		{"radius zero", strings.Replace(rigidMinimal, "radius = 0.1", "radius = 0.0", 1), `rigid body "ball": no shape (radius = 0 is none): give rectangle = [width, height], polygon = [[x, y], ...] or radius > 0, in m`},
+		{"huge rectangle", strings.Replace(rigidMinimal, "radius = 0.1", "rectangle = [1e200, 1.0]", 1), `rigid body "ball": rectangle = [1e+200 1]: expected [width, height], each from 1e-09 to 1e+15 m`},
 		{"a window shorter than a step", strings.Replace(rigidMinimal, "[[rigid]]", "[output]\nprofile = {strips = 10, y = [0.0, 1.0], window = 1e-9}\n\n[[rigid]]", 1), `window 0 (none) or at least the step h = 0.001 s`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

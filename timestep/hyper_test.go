@@ -251,6 +251,7 @@ func TestHyperBodyErrors(t *testing.T) {
 	err = st.Step()
 	require.ErrorIs(t, err, element.ErrInverted)
 	assert.Regexp(t, `body b: mesh .*: cell \d+: Gauss point \d: det F <= 0.*\(Newton iteration \d+ of the step to t = 0.0001\)`, err.Error())
+	assert.ErrorContains(t, err, "a cell turned inside out; use a smaller h (a Newton iterate of a long step overshoots), a finer mesh where the body is most compressed")
 }
 
 // TestHyperBarOnWall: the bar of TestBarOnWall (0.1 x 0.01 m, nu = 0,

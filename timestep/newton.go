@@ -1,6 +1,7 @@
 package timestep
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -165,6 +166,9 @@ func (st *state) evaluate(h, th float64) error {
 		kt = hs.kt
 	}
 	w1, err := st.internal(hs.q1, hs.fint1, kt)
+	if errors.Is(err, element.ErrInverted) {
+		return fmt.Errorf("%w (Newton iteration %d of the step to t = %g): a cell turned inside out; use a smaller h (a Newton iterate of a long step overshoots), a finer mesh where the body is most compressed, or a model that resists compression (neohookean)", err, hs.iters, hs.t)
+	}
 	if err != nil {
 		return fmt.Errorf("%w (Newton iteration %d of the step to t = %g)", err, hs.iters, hs.t)
 	}
@@ -236,7 +240,7 @@ func (st *state) refactorTangent(h, th float64) error {
 	b.Space.CombineTo(st.mhat, 1+ht*b.Damping.Alpha, b.M, ht*b.Damping.Beta, kd)
 	b.Space.CombineTo(st.mhat, 1, st.mhat, ht*ht, hs.kt)
 	if err := st.factor.Refactor(st.mhat); err != nil {
-		return fmt.Errorf("body %s: the Newton tangent of the step to t = %g: %w", b.Name, hs.t, err)
+		return fmt.Errorf("body %s: the Newton tangent of the step to t = %g is not positive definite (a cell near inversion, or St Venant-Kirchhoff under strong compression): %w; use a smaller h, a finer mesh there, or model = \"neohookean\"", b.Name, hs.t, err)
 	}
 	hs.factors++
 	return st.tail()

@@ -206,7 +206,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	for done < steps {
 		st, err := sim.Step()
 		if err != nil {
-			return out.Abandon(err)
+			return out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
 		}
 		done++
 		sum.add(st)
