@@ -137,7 +137,7 @@ func reachState(ctx context.Context, sc *scene.Scene, model *scene.Model, state 
 			return fmt.Errorf("%w while running the scene to its end, at t = %g s: nothing was surveyed", errInterrupted, sim.Stepper.Time())
 		}
 		if _, err := sim.Step(); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
 	}
 	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
