@@ -156,23 +156,28 @@ func parseModality(m string) ([]explore.Modality, error) {
 	return nil, fmt.Errorf("%w: --modality %q: expected guess, order or both", errUsage, m)
 }
 
-// loadScene reads a scene file, or a built-in example by name.
+// loadScene reads a scene file, or a built-in example by name. A folder
+// is never a scene: an example's name is the example even beside a folder
+// of that name (the output folder of `fecontact example NAME -o NAME`).
 func loadScene(arg string) (*scene.Scene, error) {
 	if isSceneFile(arg) {
 		return scene.Load(arg)
 	}
 	if _, err := examples.Scene(arg); err != nil {
-		return nil, fmt.Errorf("%w: %s is no file, and %v", errUsage, arg, err)
+		return nil, fmt.Errorf("%w: %s is no scene file, and %v", errUsage, arg, err)
 	}
 	return exampleScene(arg)
 }
 
 // isSceneFile reports whether a command's argument is a scene file (one
-// that exists, or any .toml name: its error then names the file) rather
-// than a built-in example's name.
+// that exists and is not a folder, or any .toml name: its error then names
+// the file) rather than a built-in example's name.
 func isSceneFile(arg string) bool {
-	_, err := os.Stat(arg)
-	return err == nil || strings.HasSuffix(arg, ".toml")
+	if strings.HasSuffix(arg, ".toml") {
+		return true
+	}
+	fi, err := os.Stat(arg)
+	return err == nil && !fi.IsDir()
 }
 
 // survey runs the modalities, computes the exact sets of the contacts it

@@ -19,7 +19,7 @@ func infoCmd(args []string, stdout io.Writer) error {
 	refine := fs.Int("refine", 1, "as for run")
 	kind := fs.String("kind", "", "as for run")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact info SCENE.toml [--refine N] [--kind Q8]")
+		fmt.Fprintln(stdout, "usage: fecontact info SCENE.toml|EXAMPLE [--refine N] [--kind Q8]")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -27,9 +27,9 @@ func infoCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: expected one scene file", errUsage)
+		return fmt.Errorf("%w: expected one scene file or example name", errUsage)
 	}
-	sc, err := scene.Load(pos[0])
+	sc, err := loadScene(pos[0])
 	if err != nil {
 		return err
 	}

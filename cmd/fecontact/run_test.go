@@ -404,7 +404,7 @@ func TestExplore(t *testing.T) {
 		{[]string{"explore", sc, "--modality", "all"}, 2, `--modality "all": expected guess, order or both`},
 		{[]string{"explore", sc, "--contacts", "3", "-o", out}, 2, `--contacts: "3" is not a contact number in 1..2`},
 		{[]string{"explore", "resting-block", "-o", out}, 1, "explore surveys rigid bodies at rest: the scene has no [[rigid]] body"},
-		{[]string{"explore", "nope"}, 2, `nope is no file, and no example "nope"`},
+		{[]string{"explore", "nope"}, 2, `nope is no scene file, and no example "nope"`},
 		{[]string{"explore", sc, "--solutions", "-1", "-o", out}, 1, "explore: -1 solutions per modality: expected 1 to 1000000 (--solutions -1, --tol 1e-08)"},
 		{[]string{"explore", sc, "--tol", "nan", "-o", out}, 1, "explore: tolerance NaN: expected a residual in (0, 1)"},
 	} {
@@ -732,4 +732,27 @@ mu = 0.3
 	}
 	assert.Empty(t, rows[1][col["kinetic_ratio"]], "at rest at the start: no ratio")
 	assert.NotEmpty(t, rows[2][col["kinetic_ratio"]])
+}
+
+// TestExampleBesideFolder: after `fecontact example disks-28 -o
+// disks-28`, as the README teaches, every command that takes a scene takes
+// the name disks-28 for the example, not for the folder of that name (a
+// folder is never a scene; explore failed on "read disks-28: is a
+// directory"), and run and info take example names too.
+func TestExampleBesideFolder(t *testing.T) {
+	dir := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	require.NoError(t, os.Chdir(dir))
+	defer os.Chdir(wd)
+	require.NoError(t, os.MkdirAll("resting-block", 0o755))
+	code, stdout, stderr := fecontact("info", "resting-block")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "scene examples/resting-block/scene.toml")
+	code, _, stderr = fecontact("run", "resting-block", "--steps", "3", "-o", "resting-block")
+	require.Equal(t, 0, code, stderr)
+	assert.FileExists(t, filepath.Join("resting-block", "summary.txt"))
+	code, _, stderr = fecontact("run", "nope", "-o", "x")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `nope is no scene file, and no example "nope"`)
 }

@@ -52,7 +52,7 @@ func runCmd(args []string, stdout io.Writer) error {
 	fs.SetOutput(stdout)
 	rf := newRunFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact run SCENE.toml [-o DIR] [--refine N] [--kind Q8]\n\nRuns a scene and writes DIR/bodies.pvd, DIR/contacts.pvd, DIR/history.csv,\nDIR/energy.png and DIR/bodies.png.")
+		fmt.Fprintln(stdout, "usage: fecontact run SCENE.toml|EXAMPLE [-o DIR] [--refine N] [--kind Q8]\n\nRuns a scene and writes DIR/bodies.pvd, DIR/contacts.pvd, DIR/history.csv,\nDIR/energy.png and DIR/bodies.png.")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -60,9 +60,9 @@ func runCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: expected one scene file, got %d arguments", errUsage, len(pos))
+		return fmt.Errorf("%w: expected one scene file or example name, got %d arguments", errUsage, len(pos))
 	}
-	sc, err := scene.Load(pos[0])
+	sc, err := loadScene(pos[0])
 	if err != nil {
 		return err
 	}
