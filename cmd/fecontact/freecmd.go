@@ -23,7 +23,7 @@ func freeCmd(args []string, stdout io.Writer) error {
 	E := fs.Float64("E", 1300e6, "Young's modulus in Pa")
 	nu := fs.Float64("nu", 0.2, "Poisson's ratio")
 	rho := fs.Float64("rho", 7800, "density in kg/m^3")
-	h := fs.Float64("h", 1e-6, "time step in s")
+	h := fs.Float64("dt", 1e-6, "time step in s (-h is help, as for every command)")
 	theta := fs.Float64("theta", 0.5, "theta of the theta-method, in [1/2, 1]")
 	duration := fs.Float64("duration", 0.75e-3, "simulated time in s")
 	fs.Usage = func() {
