@@ -43,6 +43,9 @@ type Scene struct {
 	Files fs.FS `toml:"-"`
 	// Name is the file's name, used in messages.
 	Name string `toml:"-"`
+	// Text is the scene as it was read, for a run to keep beside its
+	// outputs.
+	Text string `toml:"-"`
 }
 
 // Time is the time stepping.
@@ -234,7 +237,7 @@ func Decode(r io.Reader, name string) (*Scene, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, unknownKeys(name, string(text), und)
 	}
-	s.Name, s.Dir = name, filepath.Dir(name)
+	s.Name, s.Dir, s.Text = name, filepath.Dir(name), string(text)
 	if err := s.explicitZeros(md); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

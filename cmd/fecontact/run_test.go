@@ -756,3 +756,36 @@ func TestExampleBesideFolder(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `nope is no scene file, and no example "nope"`)
 }
+
+// TestProvenance: a run's folder says what made it: summary.txt names the
+// version, the command line and the scene, and scene-as-run.toml is the
+// scene as it ran (a sweep's variant, its overridden values); `fecontact
+// version` prints the same version.
+func TestProvenance(t *testing.T) {
+	dir := t.TempDir()
+	sc := writeBar(t, dir)
+	out := filepath.Join(dir, "out")
+	code, _, stderr := fecontact("run", sc, "--steps", "3", "-o", out)
+	require.Equal(t, 0, code, stderr)
+	summary, err := os.ReadFile(filepath.Join(out, "summary.txt"))
+	require.NoError(t, err)
+	code, v, _ := fecontact("version")
+	require.Equal(t, 0, code)
+	require.True(t, strings.HasPrefix(v, "fecontact "), v)
+	assert.Contains(t, string(summary), "made by: "+strings.TrimSpace(v)+", ")
+	assert.Contains(t, string(summary), "command: fecontact run "+sc+" --steps 3 -o "+out+"\n")
+	assert.Contains(t, string(summary), "scene: "+sc+" (as run: scene-as-run.toml)")
+	kept, err := os.ReadFile(filepath.Join(out, "scene-as-run.toml"))
+	require.NoError(t, err)
+	orig, err := os.ReadFile(sc)
+	require.NoError(t, err)
+	assert.Equal(t, string(orig), string(kept))
+	code, _, stderr = fecontact("sweep", sc, "--set", "time.duration=1e-5|2e-5", "-o", filepath.Join(dir, "sweep"))
+	require.Equal(t, 0, code, stderr)
+	kept, err = os.ReadFile(filepath.Join(dir, "sweep", "variant_002", "scene-as-run.toml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(kept), "duration = 0.00002", "the overridden value (the scene re-encoded)")
+	summary, err = os.ReadFile(filepath.Join(dir, "sweep", "variant_002", "summary.txt"))
+	require.NoError(t, err)
+	assert.Contains(t, string(summary), "command: fecontact sweep, variant 2: time.duration = 2e-5")
+}

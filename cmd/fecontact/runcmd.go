@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -33,6 +34,8 @@ type runFlags struct {
 	every  *int
 	export *int
 	quiet  *bool
+	// command is the command line that made the run, for its provenance.
+	command string
 }
 
 func newRunFlags(fs *flag.FlagSet) runFlags {
@@ -66,7 +69,20 @@ func runCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	rf.command = commandLine("run", args)
 	return simulate(sc, rf, stdout)
+}
+
+// commandLine is a command as the user typed it, quoted where needed.
+func commandLine(name string, args []string) string {
+	words := []string{"fecontact", name}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$|&;<>()*?[]") {
+			a = strconv.Quote(a)
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
 }
 
 func exampleCmd(args []string, stdout io.Writer) error {
@@ -88,6 +104,7 @@ func exampleCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	rf.command = commandLine("example", args)
 	return simulate(sc, rf, stdout)
 }
 
@@ -173,6 +190,12 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	} else if n > 0 {
 		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
 	}
+	if err := atomicfile.Write(filepath.Join(*rf.out, sceneAsRun), func(w io.Writer) error {
+		_, err := io.WriteString(w, sc.Text)
+		return err
+	}); err != nil {
+		return err
+	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	gaps, _ := sc.GapPairs() // checked with the scene
 	opt := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps}
@@ -232,6 +255,8 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if done < steps {
 		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time(), *rf.out)
 	}
+	fmt.Fprintf(&report, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n",
+		version(), start.Format(time.RFC3339), rf.command, sc.Name, sceneAsRun)
 	sum.print(&report, sim, out.InitialBalance(), done, elapsed, *rf.out)
 	if model.Rigid != nil {
 		path := filepath.Join(*rf.out, "state.json")
@@ -260,6 +285,11 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	return nil
 }
+
+// sceneAsRun is the copy of the scene a run keeps in its folder: named
+// apart from the user's scene.toml, which a run into its own folder must
+// not overwrite or clear.
+const sceneAsRun = "scene-as-run.toml"
 
 // errInterrupted is a run stopped by SIGINT or SIGTERM (exit status 130).
 var errInterrupted = errors.New("interrupted")

@@ -305,7 +305,8 @@ func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant
 			for k := range next {
 				v := variants[k]
 				quiet, zero, kind, one := true, 0, "", 1
-				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet}
+				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet,
+					command: fmt.Sprintf("fecontact sweep, variant %d: %s", k+1, describe(set, v))}
 				var buf bytes.Buffer
 				if v.err = simulate(scenes[k], rf, &buf); v.err == nil {
 					v.result, v.err = readResult(filepath.Join(v.dir, "history.csv"), scenes[k].Time.H)

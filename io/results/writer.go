@@ -47,7 +47,7 @@ type energyPoint struct {
 // runFiles are the patterns of the files a run writes (and of the
 // temporary files of a write cut short by a kill).
 var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json"}
+	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json", "scene-as-run.toml"}
 
 // Clear removes the files of an earlier run from dir, so that none of
 // its pieces lies beside the new ones or is taken for theirs, and returns
