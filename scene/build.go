@@ -273,7 +273,8 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles,
 // farther than a pair's alert distance in one step (contact may be
 // missed), and contact sides whose Courant number is small (chatter).
 func (m *Model) Warnings() []string {
-	out := append(m.speedWarnings(), m.courantWarnings()...)
+	out := append(slices.Clone(m.Scene.notes), m.speedWarnings()...)
+	out = append(out, m.courantWarnings()...)
 	return append(out, m.rigidWarnings()...)
 }
 

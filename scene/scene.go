@@ -46,6 +46,8 @@ type Scene struct {
 	// Text is the scene as it was read, for a run to keep beside its
 	// outputs.
 	Text string `toml:"-"`
+
+	notes []string // what the checks changed, for Model.Warnings
 }
 
 // Time is the time stepping.
@@ -364,10 +366,22 @@ func (s *Scene) check() error {
 		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g, window = %g}", p.Strips, p.Y, p.From, p.Window),
 			fmt.Sprintf("expected strips in [1, %d], y = [bottom, top] with bottom < top, from in [0, %g] s, window 0 (none) or at least the step h = %g s and at most %d windows over the run", maxStrips, t.Duration, t.H, maxWindows))
 	}
+	var kept, past []float64
 	for _, p := range o.Pictures {
-		if !(p >= 0 && p <= t.Duration) {
-			return bad("[output]", "pictures", p, fmt.Sprintf("expected times within [0, %g]", t.Duration))
+		switch {
+		case !(p >= 0) || math.IsInf(p, 0):
+			return bad("[output]", "pictures", p, fmt.Sprintf("expected times within [0, %g] s", t.Duration))
+		case p > t.Duration:
+			past = append(past, p)
+		default:
+			kept = append(kept, p)
 		}
+	}
+	if len(past) > 0 {
+		// A shortened duration (a sweep's, an edit's) keeps the pictures
+		// it reaches.
+		s.Output.Pictures = kept
+		s.notes = append(s.notes, fmt.Sprintf("[output] pictures at %v s lie past the duration %g s: left out", past, t.Duration))
 	}
 	if len(s.Bodies) == 0 && len(s.Rigid) == 0 && len(s.Grains) == 0 {
 		return errors.New("no [[body]] nor [[rigid]]: a scene needs at least one body")

@@ -488,6 +488,9 @@ func TestRigidWarnings(t *testing.T) {
 
 func TestWarnings(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
+		// A duration shortened below the pictures (by hand or by a sweep):
+		// the pictures it reaches are kept, the others noted.
+		{strings.Replace(twoBlocks, "[[body]]", "[output]\npictures = [0.0, 5e-5, 1e-3, 2e-3]\n\n[[body]]", 1), "[output] pictures at [0.001 0.002] s lie past the duration 0.0001 s: left out"},
 		{blockOverFloor, `contact 1 "": body "block" moves 0.02 m per step at its initial speed, more than the alert distance 0.005 m`},
 		{strings.Replace(twoBlocks, "0.0505]", "0.04]", 1), `contact 1 "": a node (at 0.03, 0.04) starts 0.01 m inside the other body or obstacle`},
 		// nu = 0: c = sqrt(E/rho) = 316 m/s; side edges of 10 mm, h = 1 us:
