@@ -189,12 +189,21 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	g := &vtk.Grid{Points: make([][2]float64, len(cs))}
 	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	pair, rev, body, node := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
-	normal := make([]float64, 2*len(cs))
+	normal, force, weight := make([]float64, 2*len(cs)), make([]float64, 2*len(cs)), make([]float64, len(cs))
+	h := sim.Stepper.H()
 	for i, c := range cs {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
 		pair[i], node[i] = float64(c.Key.Pair), float64(c.Key.Node)
+		thickness := 1.0 // rigid bodies' impulses are per m
+		if c.Key.Pair >= 0 {
+			thickness = sim.Detector.Pairs[c.Key.Pair].Candidate.Thickness
+		}
+		weight[i] = c.Weight
+		for k := range 2 {
+			force[2*i+k] = (c.Impulse[0]*c.N[k] + c.Impulse[1]*c.T[k]) * c.Weight / h / thickness
+		}
 		if c.Key.Pair < 0 {
 			body[i] = float64(sim.Stepper.NumBodies() + c.Key.A)
 			continue
@@ -217,6 +226,14 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	g.AddPointScalar("reverse", rev) // 1: an antagonist node against candidate edges
 	g.AddPointScalar("body", body)   // the body of the unit's node, in scene order
 	g.AddPointScalar("node", node)   // the node's number in its body's mesh
+	// The unit's force on the body of its node (body; N per m of
+	// thickness: the impulse density times the unit's weight, over h):
+	// glyph it. A pair's
+	// resultant on its candidate body, history's contactK_fx and _fy, is
+	// the sum over its units, reverse ones (reverse = 1) with their sign
+	// changed.
+	g.AddPointVector("force", force)
+	g.AddPointScalar("weight", weight) // sum of the unit's P_ij, m^2 (1 for rigid bodies' units)
 	return g
 }
 
