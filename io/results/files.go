@@ -47,7 +47,7 @@ func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 	for i, s := range st.Cell {
 		cvm[i] = s.VonMises()
 	}
-	g.AddCellScalar("von_mises", cvm)
+	g.AddCellScalar("von_mises_cell", cvm)
 	return g, nil
 }
 

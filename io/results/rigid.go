@@ -51,10 +51,10 @@ func RigidGrid(sys *rigid.System) *vtk.Grid {
 		}
 	}
 	g.AddPointVector("velocity", pv)
-	g.AddCellScalar("id", id)
+	g.AddCellInteger("id", id)
 	g.AddCellVector("velocity", vel)
 	g.AddCellScalar("angular_velocity", omega)
-	g.AddCellScalar("driven", driven)
+	g.AddCellInteger("driven", driven)
 	return g
 }
 

@@ -219,13 +219,13 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	}
 	g.AddPointScalar("impulse_normal", pn)
 	g.AddPointScalar("impulse_tangential", pt)
-	g.AddPointScalar("status", st) // 0 open, 1 stick, 2 slide+, 3 slide-
+	g.AddPointInteger("status", st) // 0 open, 1 stick, 2 slide+, 3 slide-
 	g.AddPointScalar("gap", gap)
 	g.AddPointVector("normal", normal)
-	g.AddPointScalar("pair", pair)   // index of the pair, in scene order
-	g.AddPointScalar("reverse", rev) // 1: an antagonist node against candidate edges
-	g.AddPointScalar("body", body)   // the body of the unit's node, in scene order
-	g.AddPointScalar("node", node)   // the node's number in its body's mesh
+	g.AddPointInteger("pair", pair)   // index of the pair, in scene order
+	g.AddPointInteger("reverse", rev) // 1: an antagonist node against candidate edges
+	g.AddPointInteger("body", body)   // the body of the unit's node, in scene order
+	g.AddPointInteger("node", node)   // the node's number in its body's mesh
 	// The unit's force on the body of its node (body; N per m of
 	// thickness: the impulse density times the unit's weight, over h):
 	// glyph it. A pair's

@@ -38,10 +38,13 @@ func ParseEncoding(s string) (Encoding, error) {
 }
 
 // Field is a named array with Components values per point or cell.
+// Integer fields (labels, counts, flags) hold whole numbers and are
+// written as Int64, so that ParaView thresholds and colours them as such.
 type Field struct {
 	Name       string
 	Components int
 	Values     []float64
+	Integer    bool
 }
 
 // Grid is an unstructured grid to write. A grid without cells is a point
@@ -71,6 +74,16 @@ func (g *Grid) AddPointVector(name string, xy []float64) {
 // AddPointScalar adds one value per point.
 func (g *Grid) AddPointScalar(name string, v []float64) {
 	g.PointData = append(g.PointData, Field{Name: name, Components: 1, Values: v})
+}
+
+// AddPointInteger adds one whole number per point (written as Int64).
+func (g *Grid) AddPointInteger(name string, v []float64) {
+	g.PointData = append(g.PointData, Field{Name: name, Components: 1, Values: v, Integer: true})
+}
+
+// AddCellInteger adds one whole number per cell (written as Int64).
+func (g *Grid) AddCellInteger(name string, v []float64) {
+	g.CellData = append(g.CellData, Field{Name: name, Components: 1, Values: v, Integer: true})
 }
 
 // AddCellScalar adds one value per cell.
@@ -238,6 +251,14 @@ func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
 	fields := func(fs []Field) []*array {
 		var out []*array
 		for _, f := range fs {
+			if f.Integer {
+				ints := make([]int64, len(f.Values))
+				for i, v := range f.Values {
+					ints[i] = int64(v)
+				}
+				out = append(out, &array{name: f.Name, typ: "Int64", comps: f.Components, i64: ints})
+				continue
+			}
 			out = append(out, &array{name: f.Name, typ: "Float64", comps: f.Components, f64: f.Values})
 		}
 		return out

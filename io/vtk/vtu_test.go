@@ -33,7 +33,7 @@ func sample(t *testing.T, kind mesh.Kind) *Grid {
 	for i := range ids {
 		ids[i] = float64(i)
 	}
-	g.AddCellScalar("cell", ids)
+	g.AddCellInteger("cell", ids)
 	return g
 }
 
@@ -121,6 +121,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			assert.Equal(t, g.PointData[0].Values, decode(t, p.PointData[0], appended))
 			assert.Equal(t, g.CellData[0].Values, decode(t, p.CellData[0], appended))
+			assert.Equal(t, "Int64", p.CellData[0].Type, "a label is written as an integer")
 			types := decode(t, p.Cells[2], appended)
 			conn := decode(t, p.Cells[0], appended)
 			for i := range g.Cells {
