@@ -731,6 +731,8 @@ mu = 0.3
 		assert.Empty(t, r[col["peak_force"]], "variant %d", k+1)
 	}
 	assert.Empty(t, rows[1][col["kinetic_ratio"]], "at rest at the start: no ratio")
+	assert.NoFileExists(t, filepath.Join(out, "variant_001", "bodies.pvd"), "no empty bodies.pvd for rigid bodies alone")
+	assert.FileExists(t, filepath.Join(out, "variant_001", "rigid.pvd"))
 	assert.NotEmpty(t, rows[2][col["kinetic_ratio"]])
 }
 

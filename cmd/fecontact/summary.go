@@ -85,7 +85,10 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	}
 	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; %s\n",
 		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, balanceError(e.Balance()-e0, e0, e.External))
-	files := "bodies.pvd, contacts.pvd"
+	files := "contacts.pvd"
+	if sim.Stepper.NumBodies() > 0 {
+		files = "bodies.pvd, " + files
+	}
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
 		files += ", rigid.pvd"
 	}

@@ -13,14 +13,17 @@ import (
 const diskSides = 32
 
 // outline returns a rigid body's outline in its current pose: the
-// polygon's vertices, or a disk's inscribed diskSides-gon through a point
-// that turns with it (so that a rolling disk is seen to roll).
+// polygon's vertices, or a disk's inscribed diskSides-gon with a notch
+// that turns with it, from its centre to the first vertex, where a
+// regular polygon turning looks still (so that a rolling disk is seen to
+// roll).
 func outline(b *rigid.Body) [][2]float64 {
 	if d, ok := b.Shape.(rigid.Disk); ok {
-		out := make([][2]float64, diskSides)
-		for k := range out {
+		out := make([][2]float64, 0, diskSides+1)
+		out = append(out, b.World([2]float64{}))
+		for k := range diskSides {
 			a := 2 * math.Pi * float64(k) / diskSides
-			out[k] = b.World([2]float64{d.R * math.Cos(a), d.R * math.Sin(a)})
+			out = append(out, b.World([2]float64{d.R * math.Cos(a), d.R * math.Sin(a)}))
 		}
 		return out
 	}
@@ -34,7 +37,7 @@ func outline(b *rigid.Body) [][2]float64 {
 func RigidGrid(sys *rigid.System) *vtk.Grid {
 	g := &vtk.Grid{Polygons: make([][]int, 0, len(sys.Bodies))}
 	n := len(sys.Bodies)
-	id, omega, driven, vel := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, 2*n)
+	id, omega, driven, vel, angle := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, 2*n), make([]float64, n)
 	var pv []float64
 	for i, b := range sys.Bodies {
 		poly := make([]int, 0, diskSides)
@@ -45,7 +48,7 @@ func RigidGrid(sys *rigid.System) *vtk.Grid {
 			pv = append(pv, v[0], v[1])
 		}
 		g.Polygons = append(g.Polygons, poly)
-		id[i], omega[i], vel[2*i], vel[2*i+1] = float64(i), b.V[2], b.V[0], b.V[1]
+		id[i], omega[i], vel[2*i], vel[2*i+1], angle[i] = float64(i), b.V[2], b.V[0], b.V[1], b.Q[2]
 		if b.Driven() {
 			driven[i] = 1
 		}
@@ -53,6 +56,7 @@ func RigidGrid(sys *rigid.System) *vtk.Grid {
 	g.AddPointVector("velocity", pv)
 	g.AddCellInteger("id", id)
 	g.AddCellVector("velocity", vel)
+	g.AddCellScalar("angle", angle) // rad, counter-clockwise from the body's initial pose
 	g.AddCellScalar("angular_velocity", omega)
 	g.AddCellInteger("driven", driven)
 	return g

@@ -156,9 +156,11 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	for i := range bodies {
 		bodies[i] = s.Body(i)
 	}
-	o.depths = sim.NodeDepths(o.depths)
-	if err := o.bodies.write(s.Time(), bodies, o.depths); err != nil {
-		return err
+	if len(bodies) > 0 { // rigid-only runs write no empty bodies.pvd
+		o.depths = sim.NodeDepths(o.depths)
+		if err := o.bodies.write(s.Time(), bodies, o.depths); err != nil {
+			return err
+		}
 	}
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
 		file := fmt.Sprintf("rigid_%05d.vtu", o.count)
