@@ -791,3 +791,22 @@ func TestProvenance(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(summary), "command: fecontact sweep, variant 2: time.duration = 2e-5")
 }
+
+// TestExampleScene: `fecontact example NAME --scene DIR` writes the
+// example's annotated scene and its mesh into DIR without running it, and
+// the scene runs from there (an installed binary has no examples folder).
+func TestExampleScene(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "disc")
+	code, stdout, stderr := fecontact("example", "disc-impact", "--scene", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "wrote "+dir+": ")
+	text, err := os.ReadFile(filepath.Join(dir, "scene.toml"))
+	require.NoError(t, err)
+	orig, err := examples.Scene("disc-impact")
+	require.NoError(t, err)
+	assert.Equal(t, string(orig), string(text), "the scene with its comments")
+	assert.FileExists(t, filepath.Join(dir, "disc.msh"))
+	assert.NoFileExists(t, filepath.Join(dir, "summary.txt"), "not run")
+	code, _, stderr = fecontact("run", filepath.Join(dir, "scene.toml"), "--steps", "2", "-o", filepath.Join(dir, "out"))
+	require.Equal(t, 0, code, stderr)
+}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -89,8 +90,9 @@ func exampleCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("example", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	rf := newRunFlags(fs)
+	sceneDir := fs.String("scene", "", "write the example's annotated scene (and its mesh files) into this folder instead of running it")
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: fecontact example NAME [-o DIR] [--refine N] [--kind Q8]\n\nexamples: %v\n", examples.Names())
+		fmt.Fprintf(stdout, "usage: fecontact example NAME [-o DIR] [--refine N] [--kind Q8] [--scene DIR]\n\nexamples: %v\n", examples.Names())
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -104,8 +106,48 @@ func exampleCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *sceneDir != "" {
+		return writeExample(pos[0], *sceneDir, stdout)
+	}
 	rf.command = commandLine("example", args)
 	return simulate(sc, rf, stdout)
+}
+
+// writeExample copies a built-in example's files (its scene.toml, with
+// its comments, and the meshes it reads) into dir, to read and edit: an
+// installed binary has no examples folder beside it.
+func writeExample(name, dir string, stdout io.Writer) error {
+	files, err := examples.Files(name)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var wrote []string
+	err = fs.WalkDir(files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(files, path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		wrote = append(wrote, path)
+		return atomicfile.Write(dst, func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s (run it with: fecontact run %s)\n", dir, strings.Join(wrote, ", "), filepath.Join(dir, "scene.toml"))
+	return nil
 }
 
 // exampleText is a built-in example's scene file.
