@@ -93,6 +93,34 @@ func (o *Obstacle) place(cfg Config) (placement, [2]float64, error) {
 	return placement{off: [2]float64{q[0], q[1]}, sin: s, cos: c}, [2]float64{q[0], q[1]}, nil
 }
 
+// discSides is the number of sides of the polygon Outline draws a disc
+// with.
+const discSides = 64
+
+// Outline returns the obstacle's outline at time t, for drawing as a
+// line: a polyline's points where its motion has taken them (a closed one
+// returns to its first point), or a disc as a discSides-gon whose last
+// point is its first. A carried obstacle is drawn with its rigid body: it
+// has none (nil).
+func (o *Obstacle) Outline(t float64) [][2]float64 {
+	if o.Carried {
+		return nil
+	}
+	pl, _, _ := o.place(Config{Time: t}) // no error without Carried
+	var pts [][2]float64
+	if o.Radius > 0 {
+		for k := range discSides + 1 {
+			a := 2 * math.Pi * float64(k%discSides) / discSides
+			pts = append(pts, pl.at([2]float64{o.Center[0] + o.Radius*math.Cos(a), o.Center[1] + o.Radius*math.Sin(a)}))
+		}
+		return pts
+	}
+	for _, p := range o.Points {
+		pts = append(pts, pl.at(p))
+	}
+	return pts
+}
+
 // placement is a rigid motion of the plane: a rotation, then an offset. A
 // value, not a closure, so that placing an obstacle allocates nothing.
 type placement struct {

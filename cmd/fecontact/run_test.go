@@ -810,3 +810,54 @@ func TestExampleScene(t *testing.T) {
 	code, _, stderr = fecontact("run", filepath.Join(dir, "scene.toml"), "--steps", "2", "-o", filepath.Join(dir, "out"))
 	require.Equal(t, 0, code, stderr)
 }
+
+// TestObstaclesWritten: obstacles.pvd draws the obstacles of the pairs
+// where their motion has taken them at each output time (they were in no
+// output: a disc bounced off nothing in ParaView): a floor moving at 2
+// m/s along x is a VTK poly-line whose bounds move by 2 m/s x t, and a
+// disc a closed 64-gon, as VTK's reader sees them.
+func TestObstaclesWritten(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "moving.toml")
+	require.NoError(t, os.WriteFile(sc, []byte(`[time]
+h = 1e-4
+duration = 2e-3
+[output]
+every = 10
+[[body]]
+name = "block"
+rectangle = { kind = "Q4", origin = [0.0, 0.0], size = [0.1, 0.05], cells = [4, 2] }
+E = 1e7
+rho = 1000
+[[obstacle]]
+name = "floor"
+points = [[-1.0, 0.0], [1.0, 0.0]]
+motion = { type = "velocity", velocity = [2.0, 0.0] }
+[[obstacle]]
+name = "ball"
+center = [0.5, 0.5]
+radius = 0.1
+[[contact]]
+candidate = { body = "block", group = "bottom" }
+obstacle = "floor"
+[[contact]]
+candidate = { body = "block", group = "top" }
+obstacle = "ball"
+`), 0o644))
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := fecontact("run", sc, "-o", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "obstacles.pvd")
+	pieces := vtkcheck.Read(t, filepath.Join(out, "obstacles.pvd"))
+	require.Len(t, pieces, 3, "t = 0, 1 ms and 2 ms")
+	for _, p := range pieces {
+		require.Zero(t, p.Errors, p.File)
+		assert.Equal(t, 2, p.Cells, "%s: the floor and the ball", p.File)
+		assert.Equal(t, []int{4}, p.Types, "%s: poly-lines", p.File)
+		assert.Equal(t, 2+65, p.Points, "%s: the floor's two points, the ball's 64-gon closed", p.File)
+		assert.InDelta(t, -1+2*p.Time, p.Bounds[0], 1e-12, "%s at t = %g: the floor's left end moved", p.File, p.Time)
+		assert.InDelta(t, 1+2*p.Time, p.Bounds[1], 1e-12, "%s: the floor's right end", p.File)
+		assert.InDelta(t, 0.6, p.Bounds[3], 1e-12, "%s: the ball's top", p.File)
+	}
+	assert.InDelta(t, 2e-3, pieces[2].Time, 1e-15)
+}

@@ -92,6 +92,9 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
 		files += ", rigid.pvd"
 	}
+	if _, err := os.Stat(filepath.Join(dir, "obstacles.pvd")); err == nil {
+		files += ", obstacles.pvd"
+	}
 	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt", dir, files)
 	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {

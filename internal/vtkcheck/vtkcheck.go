@@ -20,8 +20,9 @@ type Info struct {
 	U3     []float64          `json:"u3"`    // displacement of point 3
 	NComp  int                `json:"ncomp"` // components of displacement
 	Arrays []string           `json:"arrays"`
-	Sums   map[string]float64 `json:"sums"`  // sum of every point array's values, all components
-	Maxes  map[string]float64 `json:"maxes"` // largest of every point array's values, all components (0 without points)
+	Sums   map[string]float64 `json:"sums"`   // sum of every point array's values, all components
+	Maxes  map[string]float64 `json:"maxes"`  // largest of every point array's values, all components (0 without points)
+	Bounds []float64          `json:"bounds"` // xmin, xmax, ymin, ymax, zmin, zmax of the points
 	Errors int                `json:"errors"`
 }
 
@@ -47,6 +48,7 @@ for t, f in files:
         "arrays": [pd.GetArrayName(i) for i in range(pd.GetNumberOfArrays())],
         "sums": {pd.GetArrayName(i): sum(sum(pd.GetArray(i).GetTuple(j)) for j in range(pd.GetArray(i).GetNumberOfTuples())) for i in range(pd.GetNumberOfArrays())},
         "maxes": {pd.GetArrayName(i): max((max(pd.GetArray(i).GetTuple(j)) for j in range(pd.GetArray(i).GetNumberOfTuples())), default=0) for i in range(pd.GetNumberOfArrays())},
+        "bounds": list(g.GetBounds()),
         "errors": r.GetErrorCode()})
 print(json.dumps(out))
 `

@@ -24,6 +24,7 @@ type snapshot struct {
 	pos    [][][2]float64
 	rigid  [][][2]float64
 	driven []bool
+	obst   [][][2]float64 // the obstacles' outlines (contact.Obstacle.Outline)
 }
 
 func takeSnapshot(sim *timestep.Simulation) snapshot {
@@ -44,6 +45,9 @@ func takeSnapshot(sim *timestep.Simulation) snapshot {
 			s.rigid = append(s.rigid, outline(b))
 			s.driven = append(s.driven, b.Driven())
 		}
+	}
+	for _, o := range obstacles(sim) {
+		s.obst = append(s.obst, o.Outline(s.t))
 	}
 	return s
 }
@@ -153,6 +157,19 @@ func bodiesPlot(path string, snaps []snapshot) error {
 			}
 			l.Color = bodyColors[(len(s.meshes)+b)%len(bodyColors)]
 			l.Width = vg.Points(0.5)
+			p.Add(l)
+		}
+		for _, o := range s.obst { // grey, cut at the panel's edge like a ground
+			pts := make(plotter.XYs, len(o))
+			for i, x := range o {
+				pts[i] = plotter.XY{X: x[0], Y: x[1]}
+			}
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return err
+			}
+			l.Color = color.Gray{Y: 96}
+			l.Width = vg.Points(1)
 			p.Add(l)
 		}
 		// After Add, which widens the axes to the data (a ground's).

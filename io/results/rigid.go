@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/rigid"
+	"github.com/fecontact/fecontact/timestep"
 )
 
 // diskSides is the number of sides of the polygon that draws a disk.
@@ -120,4 +123,47 @@ func (l rigidLedger) row(w io.Writer) {
 	for _, d := range l.distances() {
 		fmt.Fprintf(w, ",%.9g", d)
 	}
+}
+
+// obstacles lists the obstacles of the simulation's pairs that are drawn
+// apart (not carried by a rigid body, which rigid.pvd draws), each once.
+func obstacles(sim *timestep.Simulation) []*contact.Obstacle {
+	var out []*contact.Obstacle
+	for _, p := range sim.Detector.Pairs {
+		if o := p.Obstacle; o != nil && !o.Carried && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// ObstacleGrid is the obstacles of the simulation's pairs at time t, as
+// VTK poly-lines (a disc as a closed 64-gon), with per obstacle (cell) its
+// index (id, in the order of the pairs that name them) and per point the
+// velocity of its motion: what the bodies bounce off, placed where it has
+// moved. Nil when there is none.
+func ObstacleGrid(sim *timestep.Simulation, t float64) *vtk.Grid {
+	obs := obstacles(sim)
+	if len(obs) == 0 {
+		return nil
+	}
+	g := &vtk.Grid{Polylines: make([][]int, 0, len(obs))}
+	var id, vel []float64
+	for k, o := range obs {
+		var v [2]float64
+		if o.Motion != nil {
+			v = o.Motion.Velocity(t)
+		}
+		var line []int
+		for _, x := range o.Outline(t) {
+			line = append(line, len(g.Points))
+			g.Points = append(g.Points, x)
+			vel = append(vel, v[0], v[1])
+		}
+		g.Polylines = append(g.Polylines, line)
+		id = append(id, float64(k))
+	}
+	g.AddPointVector("velocity", vel)
+	g.AddCellInteger("id", id)
+	return g
 }

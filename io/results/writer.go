@@ -20,6 +20,7 @@ type Writer struct {
 	bodies   *series
 	contacts vtk.Collection
 	rigid    vtk.Collection
+	obstacle vtk.Collection
 	enc      vtk.Encoding
 	hist     *history
 	count    int
@@ -46,7 +47,7 @@ type energyPoint struct {
 
 // runFiles are the patterns of the files a run writes (and of the
 // temporary files of a write cut short by a kill).
-var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
+var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "obstacles.pvd", "obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
 	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json", "scene-as-run.toml"}
 
 // Clear removes the files of an earlier run from dir, so that none of
@@ -169,6 +170,16 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 		}
 		o.rigid.Add(s.Time(), 0, file)
 		if err := o.rigid.Write(filepath.Join(o.dir, "rigid.pvd")); err != nil {
+			return err
+		}
+	}
+	if g := ObstacleGrid(sim, s.Time()); g != nil {
+		file := fmt.Sprintf("obstacles_%05d.vtu", o.count)
+		if err := vtk.WriteVTU(filepath.Join(o.dir, file), g, o.enc); err != nil {
+			return err
+		}
+		o.obstacle.Add(s.Time(), 0, file)
+		if err := o.obstacle.Write(filepath.Join(o.dir, "obstacles.pvd")); err != nil {
 			return err
 		}
 	}

@@ -56,6 +56,7 @@ type Grid struct {
 	Points    [][2]float64
 	Cells     []mesh.Cell
 	Polygons  [][]int
+	Polylines [][]int // VTK poly-lines (type 4), instead of cells or polygons: obstacles
 	PointData []Field
 	CellData  []Field
 }
@@ -146,16 +147,22 @@ func (g *Grid) check() error {
 // checkCells refuses cells of an unknown kind, with the wrong number of
 // nodes, or naming a point the grid does not have.
 func (g *Grid) checkCells() error {
-	if g.Cells != nil && g.Polygons != nil {
-		return errors.New("vtk: a grid has cells or polygons, not both")
+	if (g.Cells != nil && g.Polygons != nil) || (g.Polylines != nil && (g.Cells != nil || g.Polygons != nil)) {
+		return errors.New("vtk: a grid has cells, polygons or poly-lines, one kind only")
 	}
-	for c, poly := range g.Polygons {
-		if len(poly) < 3 {
-			return fmt.Errorf("vtk: polygon %d has %d points: expected at least 3", c, len(poly))
-		}
-		for _, n := range poly {
-			if n < 0 || n >= len(g.Points) {
-				return fmt.Errorf("vtk: polygon %d: point %d is not one of the %d points", c, n, len(g.Points))
+	for _, set := range []struct {
+		what  string
+		least int
+		items [][]int
+	}{{"polygon", 3, g.Polygons}, {"poly-line", 2, g.Polylines}} {
+		for c, poly := range set.items {
+			if len(poly) < set.least {
+				return fmt.Errorf("vtk: %s %d has %d points: expected at least %d", set.what, c, len(poly), set.least)
+			}
+			for _, n := range poly {
+				if n < 0 || n >= len(g.Points) {
+					return fmt.Errorf("vtk: %s %d: point %d is not one of the %d points", set.what, c, n, len(g.Points))
+				}
 			}
 		}
 	}
@@ -176,6 +183,8 @@ func (g *Grid) numCells() int {
 	switch {
 	case g.Polygons != nil:
 		return len(g.Polygons)
+	case g.Polylines != nil:
+		return len(g.Polylines)
 	case g.Cells == nil:
 		return len(g.Points)
 	}
@@ -294,13 +303,19 @@ func EncodeVTU(w io.Writer, g *Grid, enc Encoding) error {
 // topology returns the connectivity, offsets and VTK types of the cells,
 // or of one vertex per point for a point cloud.
 func (g *Grid) topology() (conn, offs []int64, types []uint8) {
-	if g.Polygons != nil {
-		for _, p := range g.Polygons {
+	for _, set := range []struct {
+		items [][]int
+		typ   uint8
+	}{{g.Polygons, 7}, {g.Polylines, 4}} {
+		if set.items == nil {
+			continue
+		}
+		for _, p := range set.items {
 			for _, n := range p {
 				conn = append(conn, int64(n))
 			}
 			offs = append(offs, int64(len(conn)))
-			types = append(types, 7)
+			types = append(types, set.typ)
 		}
 		return conn, offs, types
 	}
