@@ -10,8 +10,10 @@ import (
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// progress shows a bar with the ETA on a terminal, and plain lines (ten
-// per run) otherwise, so that logs stay readable.
+// progress shows a bar with the ETA on a terminal, and plain lines
+// otherwise, so that logs stay readable: one at every tenth of the run, and
+// one at least every logEvery (a cluster's log of an hour's run was silent
+// for twenty minutes between tenths).
 type progress struct {
 	w        io.Writer
 	total    int
@@ -20,10 +22,15 @@ type progress struct {
 	terminal bool
 	quiet    bool
 	next     int
+	now      func() time.Time // time.Now; a test's clock
 }
 
+// logEvery is the longest silence of progress off a terminal.
+const logEvery = 30 * time.Second
+
 func newProgress(w io.Writer, total int, quiet bool) *progress {
-	p := &progress{w: w, total: total, start: time.Now(), quiet: quiet, next: max(total/10, 1)}
+	p := &progress{w: w, total: total, start: time.Now(), quiet: quiet, next: max(total/10, 1), now: time.Now}
+	p.last = p.start
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.terminal = true
@@ -36,21 +43,23 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 	if p.quiet {
 		return
 	}
-	elapsed := time.Since(p.start)
+	now := p.now()
+	elapsed := now.Sub(p.start)
 	eta := time.Duration(float64(elapsed) / float64(step) * float64(p.total-step)).Round(time.Second)
 	e := sim.TotalEnergy()
 	if p.terminal {
-		if time.Since(p.last) < 100*time.Millisecond && step != p.total {
+		if now.Sub(p.last) < 100*time.Millisecond && step != p.total {
 			return
 		}
-		p.last = time.Now()
+		p.last = now
 		const width = 30
 		done := width * step / p.total
 		fmt.Fprintf(p.w, "\r[%s%s] %3d%% step %d/%d t = %.4g s  ETA %v   ", strings.Repeat("#", done), strings.Repeat(" ", width-done),
 			100*step/p.total, step, p.total, sim.Stepper.Time(), eta)
 		return
 	}
-	if step%p.next == 0 || step == p.total {
+	if step%p.next == 0 || step == p.total || now.Sub(p.last) >= logEvery {
+		p.last = now
 		fmt.Fprintf(p.w, "step %d/%d  t = %.4g s  kinetic %.6g J  elastic %.6g J  contacts %d  ETA %v\n",
 			step, p.total, sim.Stepper.Time(), e.Kinetic, e.Elastic, len(sim.Contacts()), eta)
 	}

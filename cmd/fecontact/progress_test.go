@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// TestProgressOffTerminal: off a terminal (a cluster's log), progress
+// prints a line at every tenth of the run and, with a slow step, at
+// least every 30 s between them: a fake clock gives the run's first
+// hundred steps 20 s each.
+func TestProgressOffTerminal(t *testing.T) {
+	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	p := newProgress(&buf, 10000, false)
+	clock := p.start
+	p.now = func() time.Time { return clock }
+	lines := func() int { return strings.Count(buf.String(), "\n") }
+	for step := 1; step <= 100; step++ {
+		clock = clock.Add(20 * time.Second)
+		p.update(step, sim)
+	}
+	assert.Equal(t, 50, lines(), "a line every other 20 s step: every 40 s, the first after 30 s or more")
+	before := lines()
+	for step := 101; step <= 1000; step++ { // fast steps up to the first tenth
+		clock = clock.Add(time.Millisecond)
+		p.update(step, sim)
+	}
+	assert.Equal(t, before+1, lines(), "the tenth's line, and no other")
+	assert.Contains(t, buf.String(), "step 1000/10000")
+}
