@@ -29,8 +29,11 @@ type SimOptions struct {
 	// Strict stops the simulation when NLGS does not converge; otherwise the
 	// step goes on with the last iterate and is counted in Unconverged.
 	Strict bool
-	// OnProblem, if set, sees every step's contact problem before it is
-	// solved (to export it, say); it must not keep or change it.
+	// OnProblem, if set, sees every contact problem a step solves, before
+	// it is solved (to export it, say): the first, the one solved again
+	// about the predicted end configuration, those of a hyperelastic
+	// body's Newton updates. The last a step shows is the one whose
+	// solution the step applied. It must not keep or change it.
 	OnProblem func(step int, p *signorini.Problem) error
 	// Rigid holds the rigid bodies stepped with the elastic ones, nil for
 	// none. In the velocity vectors and in contact.Entry.Body their
@@ -386,11 +389,6 @@ func (s *Simulation) Step() (StepStats, error) {
 		return stats, err
 	}
 	var res *signorini.Result
-	if len(units) > 0 && s.opt.OnProblem != nil {
-		if err := s.opt.OnProblem(stats.Step, prob); err != nil {
-			return stats, err
-		}
-	}
 	var vpred [][]float64 // the predicted end velocities the problem was built on, if any
 	// resolve builds the contact problem again (new units, or a new
 	// Newton tangent) and solves it.
@@ -750,6 +748,11 @@ const pushReach = 1e-3
 // solve runs NLGS warm-started from the previous step's impulses of the
 // same candidate nodes.
 func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
+	if s.opt.OnProblem != nil {
+		if err := s.opt.OnProblem(stats.Step, p); err != nil {
+			return nil, err
+		}
+	}
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
 	s.work.warm = reuse.Zeroed(s.work.warm, 2*len(units))

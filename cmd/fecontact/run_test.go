@@ -17,6 +17,7 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/vtkcheck"
 	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -221,15 +222,31 @@ func TestSolve(t *testing.T) {
 }
 
 // TestExportStep exports the contact problem of a step of the colliding
-// blocks and solves it again with the solve command.
+// blocks and solves it again with the solve command and with NLGS: step
+// 100 solves two problems (the second about the predicted end
+// configuration), and the file holds the second, whose solution the step
+// applied: solved anew, its normal impulses sum to those contacts.pvd
+// gives for the step (it held the first, whose solution was discarded).
 func TestExportStep(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := fecontact("example", "colliding-blocks", "--steps", "100", "--export-step", "100", "--quiet", "-o", dir)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "problem_100.json (12 contacts)")
+	assert.Contains(t, stdout, "problem_100.json (12 contacts; the last of the 2 problems step 100 solved, the one whose solution it applied)")
 	code, stdout, stderr = fecontact("solve", "-K", "1", filepath.Join(dir, "problem_100.json"))
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "problem_100.json")
+	p, _, err := signorini.ReadProblem(filepath.Join(dir, "problem_100.json"))
+	require.NoError(t, err)
+	res, err := signorini.NLGS(p, signorini.Options{Tol: 1e-12, ChangeTol: -1, MaxSweeps: 100000})
+	require.NoError(t, err)
+	var sum float64
+	for a := range p.Mu {
+		sum += res.R[2*a]
+	}
+	pieces := vtkcheck.Read(t, filepath.Join(dir, "contacts.pvd"))
+	last := pieces[len(pieces)-1]
+	require.InDelta(t, 1e-4, last.Time, 1e-15, "the piece of step 100")
+	assert.InDelta(t, last.Sums["impulse_normal"], sum, 1e-6*math.Abs(sum), "the applied impulses")
 }
 
 // TestFailedRunLeavesNoCompleteHistory: a strict solver that cannot

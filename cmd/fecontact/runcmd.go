@@ -198,17 +198,25 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The step may solve several problems (a correction, Newton updates):
+	// each overwrites the file, which keeps the last, the one applied.
+	var exported, solved int
+	exportPath := filepath.Join(*rf.out, fmt.Sprintf("problem_%d.json", *rf.export))
 	export := func(step int, p *signorini.Problem) error {
 		if step != *rf.export {
 			return nil
 		}
-		path := filepath.Join(*rf.out, fmt.Sprintf("problem_%d.json", step))
-		if err := signorini.WriteProblem(path, fmt.Sprintf("%s step %d", sc.Name, step), p); err != nil {
+		if err := signorini.WriteProblem(exportPath, fmt.Sprintf("%s step %d", sc.Name, step), p); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s (%d contacts)\n", path, p.W.Contacts())
+		exported, solved = p.W.Contacts(), solved+1
 		return nil
 	}
+	defer func() {
+		if solved > 0 {
+			fmt.Fprintf(stdout, "wrote %s (%d contacts; the last of the %d problems step %d solved, the one whose solution it applied)\n", exportPath, exported, solved, *rf.export)
+		}
+	}()
 	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
 		return err
 	}
