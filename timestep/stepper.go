@@ -91,6 +91,11 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 	}
 	s := &Stepper{h: h, theta: theta}
 	for _, b := range bodies {
+		if err := checkDamping(b, h, theta); err != nil {
+			return nil, err
+		}
+	}
+	for _, b := range bodies {
 		n := b.Space.N()
 		st := &state{b: b, mhat: b.Space.NewMatrix()}
 		if b.Law != 0 {
@@ -115,6 +120,18 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkDamping refuses a mass-proportional damping that the step cannot
+// take: it multiplies a rigid motion's velocity by (1 - (1-theta) alpha h)
+// / (1 + theta alpha h), negative when alpha h (1 - theta) > 1, so that
+// velocities change sign every step (the scene decoder said so, and a
+// library caller got it silently).
+func checkDamping(b *Body, h, theta float64) error {
+	if a := b.Damping.Alpha * h * (1 - theta); a > 1 {
+		return fmt.Errorf("body %s: alpha h (1 - theta) = %.3g > 1 makes velocities change sign every step: use alpha < %.3g, or theta = 1", b.Name, a, 1/(h*(1-theta)))
+	}
+	return nil
 }
 
 func checkStep(h, theta float64) error {
@@ -220,6 +237,11 @@ func (s *Stepper) SetStep(h, theta float64) error {
 	}
 	if err := checkStep(h, theta); err != nil {
 		return err
+	}
+	for _, st := range s.bodies {
+		if err := checkDamping(st.b, h, theta); err != nil {
+			return err
+		}
 	}
 	s.h, s.theta = h, theta
 	s.since, s.sinceN = s.time, s.steps
