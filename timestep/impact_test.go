@@ -219,27 +219,12 @@ func TestOneWayDepth(t *testing.T) {
 // other body. The step must still fail as tunnelling, naming the node
 // that went through.
 func TestTunnelOntoFarEdge(t *testing.T) {
-	mat := element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
-	ml, err := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 30, 10, mesh.Q4)
-	require.NoError(t, err)
-	mu, err := mesh.Rectangle([2]float64{0.07, 0.05}, 0.04, 0.04, 10, 10, mesh.Q4)
-	require.NoError(t, err)
-	sl, err := assemble.NewSpace(ml, assemble.Fix{Group: "bottom", Comp: assemble.XY})
-	require.NoError(t, err)
-	su, err := assemble.NewSpace(mu)
-	require.NoError(t, err)
-	lower, err := NewBody("lower", sl, mat, BodyOptions{})
-	require.NoError(t, err)
-	upper, err := NewBody("upper", su, mat, BodyOptions{})
-	require.NoError(t, err)
-	upper.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-75, -50} })
-	cand, err := contact.NewSide(1, mu, su.DOFs, "bottom", 1)
-	require.NoError(t, err)
-	ant, err := contact.NewSide(0, ml, sl.DOFs, "top", 1)
-	require.NoError(t, err)
-	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: 0.1, Alert: 2e-3})
-	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-3})
+	sim, bodies := blocks(t, mesh.Q4, 1, contact.Nodal, contact.Positional, 0.1)
+	upper := bodies[1]
+	for n := range upper.Space.Mesh.Nodes { // 10 mm above the lower block
+		upper.Space.Mesh.Nodes[n][1] += 0.05 - 0.0405
+	}
+	sim, err := NewSimulation(bodies, sim.Detector, SimOptions{H: 1e-3})
 	require.NoError(t, err)
 	_, err = sim.Step()
 	require.NoError(t, err, "the first step: nothing in the way yet")

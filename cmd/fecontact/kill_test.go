@@ -35,33 +35,15 @@ func TestMain(m *testing.M) {
 func TestKilledRun(t *testing.T) {
 	dir := t.TempDir()
 	for _, delay := range []time.Duration{0, 20 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
-		cmd := exec.Command(os.Args[0], "example", "colliding-blocks", "--refine", "2", "--every", "5", "--quiet", "-o", dir)
-		cmd.Env = append(os.Environ(), "FECONTACT_AS_MAIN=1")
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		stdout, err := cmd.StdoutPipe()
-		require.NoError(t, err)
-		require.NoError(t, cmd.Start())
 		// The first line comes once the model is built, the handler long
 		// installed: a signal before it would find the Go runtime's default.
-		first := bufio.NewReader(stdout)
-		_, err = first.ReadString('\n')
-		require.NoError(t, err)
-		go io.Copy(io.Discard, first)
-		time.Sleep(delay)
-		require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-		err = cmd.Wait()
-		code := 0
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			code = exit.ExitCode()
-		}
-		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr.String())
+		code, stderr, _ := interrupt(t, delay, 0, "example", "colliding-blocks", "--refine", "2", "--every", "5", "--quiet", "-o", dir)
+		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
 		summary, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
 		require.NoError(t, err, "delay %v", delay)
 		steps := 750
 		if code == 130 {
-			assert.Contains(t, stderr.String(), "interrupted after step")
+			assert.Contains(t, stderr, "interrupted after step")
 			require.Contains(t, string(summary), "INTERRUPTED after step")
 			steps = atoiPrefix(t, strings.TrimPrefix(string(summary), "INTERRUPTED after step "))
 		}
