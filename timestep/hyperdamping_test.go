@@ -54,8 +54,8 @@ func TestHyperDampingSpin(t *testing.T) {
 // (beta = 2e-3, the block's first modes critically damped or so): the
 // damping still takes the vibration of the landing, and the block comes
 // to rest on the floor, its kinetic energy below 1e-9 of m g H after
-// 0.25 s, the floor carrying its weight within 1e-4, and the ledger
-// closed with the contact never creating energy.
+// 0.25 s, the floor carrying its weight within 1e-4 (Simulation.PairForces
+// gives it), and the ledger closed with the contact never creating energy.
 func TestHyperDampedDrop(t *testing.T) {
 	const rho, W, H, g, h = 1000.0, 0.1, 0.05, 9.81, 1e-4
 	m, err := mesh.Rectangle([2]float64{0, 1e-3}, W, H, 8, 4, mesh.Q4)
@@ -89,4 +89,8 @@ func TestHyperDampedDrop(t *testing.T) {
 	t.Logf("kinetic %.3g J (m g H %.3g J), damping loss %.3g J, floor force %.6g N/m against %.6g", e.Kinetic, mgH, e.Damping, fy, rho*W*H*g)
 	require.Less(t, e.Kinetic, 1e-9*mgH, "at rest")
 	require.InEpsilon(t, rho*W*H*g, fy, 1e-4, "the floor carries the weight")
+	force, closed := sim.PairForces()
+	require.Equal(t, 9, closed[0], "the bottom's nodes on the floor")
+	require.InDelta(t, fy, force[0][1], 1e-12*fy, "PairForces: the floor's push on the block")
+	require.InDelta(t, 0, force[0][0], 1e-9*fy, "no sideways force at rest")
 }

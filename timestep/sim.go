@@ -262,6 +262,32 @@ func sysBodies(sys *rigid.System) []*rigid.Body {
 // Contacts returns the units of the last step with their impulses.
 func (s *Simulation) Contacts() []ContactState { return s.contacts }
 
+// PairForces returns, per contact pair of the detector, the resultant
+// force of the last step's contact impulses on the pair's candidate body
+// (impulse / h, in N per m of the candidate's thickness) and the number of
+// its closed units (P_N > 0). A reverse unit (an antagonist node on the
+// candidate's edges) acts on the antagonist: it counts with the opposite
+// sign. Rigid bodies' contacts belong to no pair.
+func (s *Simulation) PairForces() (force [][2]float64, closed []int) {
+	pairs := s.Detector.Pairs
+	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
+	h := s.Stepper.H()
+	for _, c := range s.contacts {
+		if c.Impulse[0] <= 0 || c.Key.Pair < 0 {
+			continue
+		}
+		scale := c.Weight / h / pairs[c.Key.Pair].Candidate.Thickness
+		if c.Key.Reverse {
+			scale = -scale
+		}
+		for k := range 2 {
+			force[c.Key.Pair][k] += scale * (c.Impulse[0]*c.N[k] + c.Impulse[1]*c.T[k])
+		}
+		closed[c.Key.Pair]++
+	}
+	return force, closed
+}
+
 // Describe names a node found inside the other body or the obstacle (a
 // StepStats.Deepest): its pair, body and position, and its depth.
 func (s *Simulation) Describe(o contact.Overlap) string {

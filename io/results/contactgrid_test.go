@@ -51,7 +51,7 @@ func TestContactForces(t *testing.T) {
 			sum[0] += sign * force[3*i]
 			sum[1] += sign * force[3*i+1]
 		}
-		want, closed := pairForces(sim)
+		want, closed := sim.PairForces()
 		if closed[0] == 0 {
 			continue
 		}

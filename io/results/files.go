@@ -137,7 +137,7 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, si
 	if h.newton {
 		fmt.Fprintf(h.w, ",%d", st.NewtonIterations)
 	}
-	force, closed := pairForces(sim)
+	force, closed := sim.PairForces()
 	for k := range force {
 		fmt.Fprintf(h.w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
 	}

@@ -54,30 +54,3 @@ func (l *bodyLedger) row(w io.Writer) {
 	}
 	fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g,%.12g", c[0]/l.total, c[1]/l.total, p[0], p[1], L)
 }
-
-// pairForces sums the last step's contact impulses per pair into the
-// resultant force on the candidate body (impulse / h, N per m of the
-// candidate's thickness: reverse units act on the antagonist, and count
-// with the opposite sign) and counts the closed units (P_N > 0).
-func pairForces(sim *timestep.Simulation) (force [][2]float64, closed []int) {
-	pairs := sim.Detector.Pairs
-	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
-	h := sim.Stepper.H()
-	for _, c := range sim.Contacts() {
-		if c.Impulse[0] <= 0 || c.Key.Pair < 0 {
-			continue
-		}
-		p := pairs[c.Key.Pair]
-		side := p.Candidate.Thickness
-		sign := 1.0
-		if c.Key.Reverse {
-			sign = -1
-		}
-		s := sign * c.Weight / h / side
-		for k := 0; k < 2; k++ {
-			force[c.Key.Pair][k] += s * (c.Impulse[0]*c.N[k] + c.Impulse[1]*c.T[k])
-		}
-		closed[c.Key.Pair]++
-	}
-	return force, closed
-}
