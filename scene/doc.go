@@ -11,6 +11,6 @@
 //
 // Every value is checked; a wrong one is an error naming the file, the key
 // (with the body, contact or obstacle it belongs to) and what was expected.
-// Unknown keys are errors, not ignored. See the README for an annotated
+// Unknown keys are errors, not ignored. See docs/guide.md for an annotated
 // scene.
 package scene

@@ -217,7 +217,7 @@ func unknownKeys(name, text string, und []toml.Key) error {
 		}
 		msgs = append(msgs, key)
 	}
-	return fmt.Errorf("%s: unknown key %s (check the spelling against the README's scene reference)", name, strings.Join(msgs, "; "))
+	return fmt.Errorf("%s: unknown key %s (check the spelling against the scene reference, docs/guide.md)", name, strings.Join(msgs, "; "))
 }
 
 // Decode reads and checks a scene; name is used in messages and its folder

@@ -42,7 +42,7 @@ func benchCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "usage: fecontact bench [--refine 1,2,4,8,16] [--kind Q4] [--steps N] [NAME]\n\n"+
 			"Runs a built-in example (default colliding-blocks) at each refinement, each in a\n"+
 			"process of its own so that its peak memory is its own, without writing files,\n"+
-			"and prints the performance table of the README.\n")
+			"and prints the performance table of docs/performance.md.\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -99,7 +99,7 @@ func benchCmd(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// markdown is the row as the README's table prints it.
+// markdown is the row as docs/performance.md's table prints it.
 func (b benchRow) markdown() string {
 	per := b.Stepping / float64(b.Steps)
 	return fmt.Sprintf("| %d | %d | %.2f s | %.2f s | %.3g ms | %.2f | %.1f GB/s | %.1f, %.1f | %.3g um | %d MB |",

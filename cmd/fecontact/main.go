@@ -49,7 +49,7 @@ func commands() []command {
 		{"solve", "solve frictional contact problems (JSON exchange format) and time NLGS", solveCmd},
 		{"mesh", "summarise a mesh (Gmsh file or built-in rectangle) and write it as .vtu", meshCmd},
 		{"free", "run a free elastic body (no contact) and write a ParaView time series", freeCmd},
-		{"bench", "time a built-in example at several refinements: the README's performance table", benchCmd},
+		{"bench", "time a built-in example at several refinements: the performance table of docs/performance.md", benchCmd},
 		{"plot", "draw a column of several runs' history.csv against time (compare runs)", plotCmd},
 		{"explore", "survey the contact forces that hold rigid bodies at rest (random Gauss-Seidel runs and the exact sets)", exploreCmd},
 		{"sweep", "run variants of a scene (--set KEY=VALUES) on the cores and gather their figures in one CSV and plot", sweepCmd},

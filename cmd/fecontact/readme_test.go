@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -12,13 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReadmeFigures: the README's account of the colliding blocks quotes
+// TestReadmeFigures: the README's (and docs/') account of the colliding blocks quotes
 // the golden figures of the Q4 run (timestep's TestCollidingBlocks checks
 // the physics against them), to the digits it prints: a change of physics
 // that updates the golden files without the README fails here.
 func TestReadmeFigures(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
+	readme := readmeAndDocs(t)
 	data, err := os.ReadFile("../../timestep/testdata/golden/colliding_blocks_Q4_nodal.json")
 	require.NoError(t, err)
 	var g map[string]float64
@@ -53,8 +53,7 @@ func TestReadmeFigures(t *testing.T) {
 // TestReadmeKindsAgree: the README's claim that the four cell kinds agree
 // on the friction work and the bounce speed, against the golden runs.
 func TestReadmeKindsAgree(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
+	readme := readmeAndDocs(t)
 	m := regexp.MustCompile(`agree to ([\d.]+) % on the friction work and ([\d.]+) % on the bounce speed`).FindSubmatch(readme)
 	require.NotNil(t, m)
 	fw, _ := strconv.ParseFloat(string(m[1]), 64)
@@ -72,6 +71,22 @@ func TestReadmeKindsAgree(t *testing.T) {
 		assert.LessOrEqual(t, math.Abs(g["friction_work"]/q4["friction_work"]-1), fw/100, "%s friction work", k)
 		assert.LessOrEqual(t, math.Abs(g["upper_vy"]/q4["upper_vy"]-1), bs/100, "%s bounce speed", k)
 	}
+}
+
+// readmeAndDocs is the README and the pages of docs/ it links to, where
+// the figures moved: one text to search.
+func readmeAndDocs(t *testing.T) []byte {
+	t.Helper()
+	text, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	pages, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	for _, p := range pages {
+		page, err := os.ReadFile(p)
+		require.NoError(t, err)
+		text = append(append(text, '\n'), page...)
+	}
+	return text
 }
 
 // halfLastDigit is half a unit of the last digit printed in s.
