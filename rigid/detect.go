@@ -72,9 +72,10 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 // rotation lose their meaning (at 1e15 m a position's round-off is 0.1 m).
 const MaxCoordinate = 1e15
 
-// CheckState reports a free body whose pose or velocity is not finite or
-// not below MaxCoordinate in size: a diverging run or a hostile input,
-// named with its value and the time, before it reaches the geometry.
+// CheckState reports a body, free or driven, whose pose or velocity is
+// not finite or not below MaxCoordinate in size: a diverging run or a
+// hostile input, named with its value and the time, before it reaches the
+// geometry.
 func (s *System) CheckState() error {
 	for _, b := range s.Bodies {
 		for k := range 3 {
