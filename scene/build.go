@@ -290,11 +290,22 @@ func (m *Model) rigidWarnings() []string {
 	}
 	var out []string
 	h := m.Scene.Time.H
+	fast, fastest, most := 0, "", 0.0 // one line for a million fast grains
 	for _, b := range sys.Bodies {
 		travel := h * (math.Hypot(b.V[0], b.V[1]) + math.Abs(b.V[2])*b.Shape.Radius())
 		if !b.Driven() && travel > sys.Alert {
-			out = append(out, fmt.Sprintf("rigid body %q moves %.3g m per step at its initial speed, more than the alert distance %.3g m: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)", b.Name, travel, sys.Alert))
+			fast++
+			if travel > most {
+				fastest, most = b.Name, travel
+			}
 		}
+	}
+	if fast > 0 {
+		others := ""
+		if fast > 1 {
+			others = fmt.Sprintf(" (the fastest of %d rigid bodies that do)", fast)
+		}
+		out = append(out, fmt.Sprintf("rigid body %q moves %.3g m per step at its initial speed, more than the alert distance %.3g m%s: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)", fastest, most, sys.Alert, others))
 	}
 	groups, free, members := rigidGroups(sys)
 	for k, r := range sys.Rules {

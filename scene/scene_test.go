@@ -467,6 +467,8 @@ func TestRigidWarnings(t *testing.T) {
 	twoRules := strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\n[[rigid_contacts.rule]]\ngroups = [\"ground\", \"\"]\nmu = 0.9\n", 1)
 	for _, tc := range []struct{ name, src, want string }{
 		{"fast", strings.Replace(rigidMinimal, "rho = 1000", "rho = 1000\nvelocity = [0.0, -50.0]", 1), `rigid body "ball" moves 0.05 m per step at its initial speed, more than the alert distance 0.01 m: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)`},
+		// A thousand fast grains: one line, naming the fastest.
+		{"fast grains", rigidMinimal + strings.Replace(strings.Replace(grains("velocity = [0.0, -50.0]"), "count = 3", "count = 1000", 1), "region = [[0.0, 1.0], [0.07, 1.07]]", "region = [[-1.0, 1.0], [1.0, 3.0]]", 1), `rigid body "g1" moves 0.05 m per step at its initial speed, more than the alert distance 0.000806 m (the fastest of 1000 rigid bodies that do)`},
 		{"shadowed", twoRules, `[[rigid_contacts.rule]] 2 (groups "ground" and "") never applies: rule 1 ("*" and "*") comes first and matches every pair it names (the first match wins): put the more specific rule first`},
 		{"unpaired", strings.Replace(rigidMinimal, `groups = ["*", "*"]`, `groups = ["ground", "ground"]`, 1), `no [[rigid_contacts.rule]] pairs the rigid bodies of groups "ground" with "": they pass through each other`},
 		{"no rule", strings.Replace(rigidMinimal, "[rigid_contacts]\n[[rigid_contacts.rule]]\ngroups = [\"*\", \"*\"]\nmu = 0.3\n", "", 1), `no [[rigid_contacts.rule]] pairs the rigid bodies of groups "ground" with ""`},

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -146,9 +147,12 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 
 // velocities returns the bodies' current velocities, indexed like
 // contact.Entry.Body (nil for a driven rigid body).
-func (s *Simulation) velocities() [][]float64 {
+func (s *Simulation) velocities() [][]float64 { return s.velocitiesTo(nil) }
+
+// velocitiesTo is velocities in dst's storage.
+func (s *Simulation) velocitiesTo(dst [][]float64) [][]float64 {
 	st := s.Stepper
-	v := make([][]float64, len(s.r))
+	v := reuse.Zeroed(dst, len(s.r))
 	for i := range v {
 		if k := i - st.NumBodies(); k >= 0 {
 			if b := s.Rigid.Bodies[k]; !b.Driven() {

@@ -62,7 +62,7 @@ type hyperState struct {
 	w0, w1       float64   // stored energy there
 	kt           *sparse.CSR
 	kd           *sparse.CSR // the damping stiffness at q_theta; nil without beta
-	qt, kdv      []float64   // q_theta and Kd v_theta
+	qt, vt, kdv  []float64   // q_theta, v_theta and Kd v_theta
 	v1, q1, res  []float64
 	neg          []float64 // -res, the right-hand side of an update
 	scale        float64   // of the step's momentum and forces
@@ -85,7 +85,7 @@ func newHyperState(b *Body) *hyperState {
 		*p = make([]float64, n)
 	}
 	if b.Damping.Beta != 0 {
-		h.kd, h.qt = b.Space.NewMatrix(), make([]float64, n)
+		h.kd, h.qt, h.vt = b.Space.NewMatrix(), make([]float64, n), make([]float64, n)
 	}
 	h.floor = roundOff(b)
 	return h
@@ -194,13 +194,13 @@ func (st *state) damping(h, th float64) error {
 	}
 	for i := range hs.qt {
 		hs.qt[i] = b.Q[i] + th*(hs.q1[i]-b.Q[i])
-		hs.neg[i] = th*hs.v1[i] + (1-th)*b.V[i] // v_theta; neg is free until linearize
+		hs.vt[i] = th*hs.v1[i] + (1-th)*b.V[i]
 	}
 	b.Space.Expand(hs.full, hs.qt, nil)
 	if err := b.Space.HyperDamping(hs.mat, hs.full, hs.kd); err != nil {
 		return fmt.Errorf("body %s: the damping stiffness: %w", b.Name, err)
 	}
-	assemble.MulVecTo(hs.kdv, hs.kd, hs.neg)
+	assemble.MulVecTo(hs.kdv, hs.kd, hs.vt)
 	return nil
 }
 

@@ -262,6 +262,18 @@ func sysBodies(sys *rigid.System) []*rigid.Body {
 // Contacts returns the units of the last step with their impulses.
 func (s *Simulation) Contacts() []ContactState { return s.contacts }
 
+// Force returns the force of a unit of the last step on the body of its
+// node (impulse / h, in N per m of thickness: the impulse density times the
+// unit's weight, over h and over the candidate's thickness; rigid bodies'
+// impulses are per m already).
+func (s *Simulation) Force(c ContactState) [2]float64 {
+	scale := c.Weight / s.Stepper.H()
+	if c.Key.Pair >= 0 {
+		scale /= s.Detector.Pairs[c.Key.Pair].Candidate.Thickness
+	}
+	return [2]float64{scale * (c.Impulse[0]*c.N[0] + c.Impulse[1]*c.T[0]), scale * (c.Impulse[0]*c.N[1] + c.Impulse[1]*c.T[1])}
+}
+
 // PairForces returns, per contact pair of the detector, the resultant
 // force of the last step's contact impulses on the pair's candidate body
 // (impulse / h, in N per m of the candidate's thickness) and the number of
@@ -271,17 +283,16 @@ func (s *Simulation) Contacts() []ContactState { return s.contacts }
 func (s *Simulation) PairForces() (force [][2]float64, closed []int) {
 	pairs := s.Detector.Pairs
 	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
-	h := s.Stepper.H()
 	for _, c := range s.contacts {
 		if c.Impulse[0] <= 0 || c.Key.Pair < 0 {
 			continue
 		}
-		scale := c.Weight / h / pairs[c.Key.Pair].Candidate.Thickness
+		f, sign := s.Force(c), 1.0
 		if c.Key.Reverse {
-			scale = -scale
+			sign = -1
 		}
 		for k := range 2 {
-			force[c.Key.Pair][k] += scale * (c.Impulse[0]*c.N[k] + c.Impulse[1]*c.T[k])
+			force[c.Key.Pair][k] += sign * f[k]
 		}
 		closed[c.Key.Pair]++
 	}
@@ -807,18 +818,8 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 
 // record books the works of contact and keeps the units' states for output.
 func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
-	st := s.Stepper
-	s.work.v1 = reuse.Zeroed(s.work.v1, len(s.work.v0))
+	s.work.v1 = s.velocitiesTo(s.work.v1)
 	v1 := s.work.v1
-	for i := range v1 {
-		if k := i - st.NumBodies(); k >= 0 {
-			if b := s.Rigid.Bodies[k]; !b.Driven() {
-				v1[i] = b.V[:]
-			}
-			continue
-		}
-		v1[i] = st.Body(i).V
-	}
 	s.contacts = s.contacts[:0]
 	for a := range units {
 		u := &units[a]

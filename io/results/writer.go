@@ -203,20 +203,14 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	pair, rev, body, node := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	normal, force, weight := make([]float64, 2*len(cs)), make([]float64, 2*len(cs)), make([]float64, len(cs))
-	h := sim.Stepper.H()
 	for i, c := range cs {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
 		pair[i], node[i] = float64(c.Key.Pair), float64(c.Key.Node)
-		thickness := 1.0 // rigid bodies' impulses are per m
-		if c.Key.Pair >= 0 {
-			thickness = sim.Detector.Pairs[c.Key.Pair].Candidate.Thickness
-		}
 		weight[i] = c.Weight
-		for k := range 2 {
-			force[2*i+k] = (c.Impulse[0]*c.N[k] + c.Impulse[1]*c.T[k]) * c.Weight / h / thickness
-		}
+		f := sim.Force(c)
+		force[2*i], force[2*i+1] = f[0], f[1]
 		if c.Key.Pair < 0 {
 			body[i] = float64(sim.Stepper.NumBodies() + c.Key.A)
 			continue
