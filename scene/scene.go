@@ -572,8 +572,8 @@ func (m Motion) check(where string) error {
 	switch m.Type {
 	case "", "fixed":
 	case "velocity":
-		if len(m.Velocity) != 2 || !finite(m.Velocity...) {
-			return bad(where, "motion.velocity", m.Velocity, "expected [vx, vy] in m/s")
+		if len(m.Velocity) != 2 || !finite(m.Velocity...) || math.Hypot(m.Velocity[0], m.Velocity[1]) >= maxMotionSpeed {
+			return bad(where, "motion.velocity", m.Velocity, fmt.Sprintf("expected [vx, vy] in m/s, below %g", maxMotionSpeed))
 		}
 	case "sine":
 		switch {
@@ -583,12 +583,19 @@ func (m Motion) check(where string) error {
 			return bad(where, "motion.amplitude", m.Amplitude, "expected an amplitude in m, within +-1e+15")
 		case len(m.Direction) != 2 || !(math.Hypot(m.Direction[0], m.Direction[1]) > 0):
 			return bad(where, "motion.direction", m.Direction, "expected a non-zero [dx, dy]")
+		case 2*math.Pi*math.Abs(m.Amplitude)/m.Period >= maxMotionSpeed:
+			return bad(where, "motion", fmt.Sprintf("{amplitude = %g, period = %g}", m.Amplitude, m.Period), fmt.Sprintf("its largest speed 2 pi amplitude / period must be below %g m/s", maxMotionSpeed))
 		}
 	default:
 		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity or sine")
 	}
 	return nil
 }
+
+// maxMotionSpeed bounds a prescribed motion's speed (m/s): beyond it an
+// obstacle or a driven body leaves every contact in the first step, which
+// is an input mistake, not a scene (rigid.MaxCoordinate for the rest).
+const maxMotionSpeed = 1e6
 
 // unused refuses a motion key that the motion's type does not read: a
 // sine's amplitude under the default type "fixed" would leave the ground

@@ -497,6 +497,8 @@ func TestWarnings(t *testing.T) {
 		{strings.Replace(twoBlocks, "0.0505]", "0.04]", 1), `contact 1 "": a node (at 0.03, 0.04) starts 0.01 m inside the other body or obstacle`},
 		// nu = 0: c = sqrt(E/rho) = 316 m/s; side edges of 10 mm, h = 1 us:
 		// c h / dx = 0.032.
+		// Just below the threshold: c h / dx = 0.09.
+		{strings.Replace(twoBlocks, "h = 1e-5", "h = 2.846e-6", 1), `contact 1 "": body "upper": c h / dx = 0.09 (`},
 		{strings.Replace(twoBlocks, "h = 1e-5", "h = 1e-6", 1), `contact 1 "": body "upper": c h / dx = 0.032 (P-wave speed c = 316 m/s, side edges from 0.01 m, h = 1e-06 s): below about 0.1 the contact nodes open and close again during an impact (chatter, a few % of the rebound speed lost): take h nearer dx/c = 3.16e-05 s, or finer cells along the side`},
 	} {
 		sc, err := Decode(strings.NewReader(tc.src), "s.toml")
@@ -611,6 +613,8 @@ func TestRigidDecodeErrors(t *testing.T) {
 		{"huge amplitude", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { type = "sine", amplitude = 1e300, period = 0.4, direction = [1.0, 0.0] }`, 1), `rigid body "ground": motion.amplitude = 1e+300: expected an amplitude in m, within +-1e+15`},
 		{"huge period", rigidMinimal + "\n[periodic]\nx = [0.0, 1e300]\n", `[periodic]: x = [0 1e+300]: expected [x0, x1] with x0 < x1, in m, within +-1e+15`},
 		{"sine keys without the type", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { amplitude = 0.01, period = 0.4, direction = [1.0, 0.0] }`, 1), `rigid body "ground": motion.amplitude is given, but a motion of type "fixed" does not use it: give type = "sine" with amplitude, period and direction, or type = "velocity" with velocity, or leave it out`},
+		{"an obstacle's motion at 1e300 m/s", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { type = "velocity", velocity = [1e300, 0.0] }`, 1), `rigid body "ground": motion.velocity = [1e+300 0]: expected [vx, vy] in m/s, below 1e+06`},
+		{"a sine of 1e-300 s", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { type = "sine", amplitude = 0.01, period = 1e-300, direction = [1.0, 0.0] }`, 1), `rigid body "ground": motion = {amplitude = 0.01, period = 1e-300}: its largest speed 2 pi amplitude / period must be below 1e+06 m/s`},
 		{"velocity key of a sine", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, `motion = { type = "sine", amplitude = 0.01, period = 0.4, direction = [1.0, 0.0], velocity = [1.0, 0.0] }`, 1), `motion.velocity is given, but a motion of type "sine" does not use it`},
 		{"a billion sides", rigidMinimal + grains("sides = [3, 1000000000]"), `grains "g": sides = [3 1000000000]: expected [min, max] with 3 <= min <= max <= 64 (use shape = "disk" for a round grain)`},
 		{"ten million grains", rigidMinimal + strings.Replace(grains(""), "count = 3", "count = 10000000", 1), `grains "g": count = 10000000: expected a number of grains in [1, 1000000]`},

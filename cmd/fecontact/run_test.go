@@ -826,6 +826,9 @@ func TestExampleScene(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(dir, "summary.txt"), "not run")
 	code, _, stderr = fecontact("run", filepath.Join(dir, "scene.toml"), "--steps", "2", "-o", filepath.Join(dir, "out"))
 	require.Equal(t, 0, code, stderr)
+	code, _, stderr = fecontact("example", "disc-impact", "--scene", "/dev/null")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--scene /dev/null: mkdir /dev/null: not a directory: give a folder to write the example's files into")
 }
 
 // TestObstaclesWritten: obstacles.pvd draws the obstacles of the pairs

@@ -122,7 +122,7 @@ func writeExample(name, dir string, stdout io.Writer) error {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("%w: --scene %s: %v: give a folder to write the example's files into", errUsage, dir, err)
 	}
 	var wrote []string
 	err = fs.WalkDir(files, ".", func(path string, d fs.DirEntry, err error) error {

@@ -95,7 +95,7 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if _, err := os.Stat(filepath.Join(dir, "obstacles.pvd")); err == nil {
 		files += ", obstacles.pvd"
 	}
-	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt", dir, files)
+	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt, %s", dir, files, sceneAsRun)
 	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			fmt.Fprint(w, ", "+f)
