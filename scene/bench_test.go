@@ -23,7 +23,7 @@ func BenchmarkSlopeFlow(b *testing.B) {
 	pairs := []string{"x = [0.0, 0.2]", "x = [0.0, 2.6]", "rectangle = [0.2, 0.02]", "rectangle = [2.6, 0.02]",
 		"position = [0.1, -0.01]", "position = [1.3, -0.01]", "count = 450", "count = 2000", "count = 15", "count = 206",
 		"[[0.0, 0.0], [0.2, 0.013]]", "[[0.0, 0.0], [2.6, 0.013]]", "[[0.0, 0.016], [0.2, 0.42]]", "[[0.0, 0.016], [2.6, 0.2]]",
-		"duration = 12.0", "duration = 0.3", "from = 2.0", "from = 0.2", "pictures = [0.0, 12.0]", "pictures = []"}
+		"duration = 0.2", "duration = 0.3", "from = 0.1, window = 0.05", "from = 0.2, window = 0.05", "pictures = [0.0, 0.2]", "pictures = []"}
 	for i := 0; i < len(pairs); i += 2 {
 		if !strings.Contains(string(data), pairs[i]) {
 			b.Fatalf("the slope-flow example no longer says %q", pairs[i])

@@ -88,6 +88,9 @@ type Options struct {
 	// solutions that all satisfy the laws.
 	ChangeTol float64
 	MaxSweeps int // 0 means 10 000
+	// Progress, when set, is called with the sweep count every 100
+	// sweeps: a long solve can say that it is alive.
+	Progress func(sweeps int)
 	// Reuse is a result whose storage NLGS fills and returns instead of
 	// allocating a new one (a time stepper solving a problem every step).
 	// Warm may be its R: the previous solution as the start.
@@ -233,6 +236,9 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 			res.Status[a] = st
 		}
 		res.Sweeps = sweep
+		if opt.Progress != nil && sweep%100 == 0 {
+			opt.Progress(sweep)
+		}
 		// The change is scaled like the residual: by max(||r||, ||q||),
 		// floored at 1 when both vanish, so that r ~ 0 (q ~ 0) does not
 		// make a round-off change look large. It is compared in squares: two

@@ -70,7 +70,7 @@ func benchCmd(args []string, stdout io.Writer) error {
 		if len(rs) != 1 {
 			return fmt.Errorf("%w: --row runs one refinement", errUsage)
 		}
-		r, err := benchOne(name, rs[0], *kind, *steps)
+		r, err := benchOne(name, rs[0], *kind, *steps, os.Stderr)
 		if err != nil {
 			return err
 		}
@@ -85,10 +85,13 @@ func benchCmd(args []string, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rs {
 		cmd := exec.Command(exe, "bench", "--row", "--refine", strconv.Itoa(r), "--kind", *kind, "--steps", strconv.Itoa(*steps), name)
+		// The row's progress goes to stderr as it comes: the table on
+		// stdout stays a table.
 		var out, errs bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errs
+		cmd.Stdout, cmd.Stderr = &out, io.MultiWriter(os.Stderr, &errs)
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("refine %d: %v: %s", r, err, strings.TrimSpace(errs.String()+out.String()))
+			lines := strings.Split(strings.TrimSpace(errs.String()+out.String()), "\n")
+			return fmt.Errorf("refine %d: %v: %s", r, err, lines[len(lines)-1])
 		}
 		var b benchRow
 		if err := json.Unmarshal(out.Bytes(), &b); err != nil {
@@ -106,8 +109,9 @@ func (b benchRow) markdown() string {
 		b.Refine, b.DOFs, b.Setup, b.Stepping, 1e3*per, per/b.Solve, 2*b.FactorBytes/b.Solve/1e9, b.Units, b.Sweeps, 1e6*b.Depth, b.PeakKB/1024)
 }
 
-// benchOne runs one refinement of an example without output.
-func benchOne(name string, refine int, kind string, steps int) (benchRow, error) {
+// benchOne runs one refinement of an example without output files, its
+// progress to w.
+func benchOne(name string, refine int, kind string, steps int, w io.Writer) (benchRow, error) {
 	sc, err := exampleScene(name)
 	if err != nil {
 		return benchRow{}, err
@@ -130,6 +134,7 @@ func benchOne(name string, refine int, kind string, steps int) (benchRow, error)
 		b.FactorBytes += 8 * float64(sim.Stepper.FactorStats(i).NNZL)
 	}
 	var sum summary
+	tick := newTicker(w, fmt.Sprintf("%s refine %d: step", name, refine), b.Steps)
 	start = time.Now()
 	for k := 0; k < b.Steps; k++ {
 		st, err := sim.Step()
@@ -137,6 +142,7 @@ func benchOne(name string, refine int, kind string, steps int) (benchRow, error)
 			return benchRow{}, err
 		}
 		sum.add(st)
+		tick.tick(k+1, nil)
 	}
 	b.Stepping = time.Since(start).Seconds()
 	b.Solve = solveTime(sim).Seconds()

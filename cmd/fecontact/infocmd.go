@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"time"
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
 	"github.com/fecontact/fecontact/contact"
@@ -95,7 +96,47 @@ func infoCmd(args []string, stdout io.Writer) error {
 	if ov := model.Detector.Overlaps(contact.Config{}, true); len(ov) > 0 {
 		return fmt.Errorf("%s: %d contact pairs start with a node inside the other body deeper than the alert distance: run would refuse it (see the warnings)", sc.Name, len(ov))
 	}
+	return estimateRunTime(stdout, sc, model)
+}
+
+// trialTime is how long info steps a scene to estimate its run time.
+const trialTime = time.Second
+
+// estimateRunTime steps the scene for about trialTime and prints the run
+// time that its steps' cost gives for the whole scene. The first steps
+// are often the cheapest (grains falling before they touch), which the
+// line says.
+func estimateRunTime(w io.Writer, sc *scene.Scene, model *scene.Model) error {
+	start := time.Now()
+	sim, err := model.Simulation()
+	if err != nil {
+		return err
+	}
+	setup := time.Since(start)
+	steps, done := sc.Steps(), 0
+	start = time.Now()
+	for done < steps && time.Since(start) < trialTime {
+		if _, err := sim.Step(); err != nil {
+			return fmt.Errorf("%s: step %d of the trial: %w", sc.Name, done+1, err)
+		}
+		done++
+	}
+	per := time.Since(start) / time.Duration(max(done, 1))
+	total := setup + per*time.Duration(steps)
+	fmt.Fprintf(w, "run time: about %s on this machine (setup %.2g s, then %.3g ms per step over the first %d of %d steps; stretches with more contacts cost more), without writing the outputs\n",
+		roundDuration(total), setup.Seconds(), 1e3*per.Seconds(), done, steps)
 	return nil
+}
+
+// roundDuration keeps two significant figures of seconds, minutes or hours.
+func roundDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%.2g s", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%.2g min", d.Minutes())
+	}
+	return fmt.Sprintf("%.2g h", d.Hours())
 }
 
 // rigidInfo describes the rigid bodies: how many of each kind, their total

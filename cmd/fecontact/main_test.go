@@ -95,7 +95,7 @@ func TestFreeRun(t *testing.T) {
 	rows, err := csv.NewReader(f).ReadAll()
 	require.NoError(t, err)
 	require.Len(t, rows, 42)
-	require.Equal(t, "balance", rows[0][8])
+	require.Equal(t, "balance [J]", rows[0][8])
 	first, _ := strconv.ParseFloat(rows[1][2], 64)
 	for _, r := range rows[1:] {
 		kin, _ := strconv.ParseFloat(r[2], 64)

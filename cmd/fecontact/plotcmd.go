@@ -16,7 +16,7 @@ func plotCmd(args []string, stdout io.Writer) error {
 	fs.SetOutput(stdout)
 	out := fs.String("o", "plot.png", "the PNG to write")
 	scale := fs.Float64("scale", 1, "multiply the values by this (1000: m to mm)")
-	unit := fs.String("unit", "", "the unit of the scaled values, for the axis")
+	unit := fs.String("unit", "", "the unit of the scaled values, for the axis (default: the column's own, unscaled)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: fecontact plot COLUMN RUN... [-o plot.png] [--scale 1000 --unit mm]\n\nRUN is a run's folder (its history.csv) or a CSV file.")
 		fs.PrintDefaults()
@@ -43,6 +43,9 @@ func plotCmd(args []string, stdout io.Writer) error {
 			s.Y[i] *= *scale
 		}
 		series = append(series, s)
+	}
+	if *unit == "" && *scale == 1 { // the values as written: the unit the history gives
+		*unit = series[0].Unit
 	}
 	if err := results.ComparePlot(*out, pos[0], *unit, series); err != nil {
 		return err

@@ -70,3 +70,38 @@ func (p *progress) done() {
 		fmt.Fprintln(p.w)
 	}
 }
+
+// ticker says how far a long loop other than a run's steps is (a bench
+// row, a solve, the steps to a deposit): a line at every tenth of it and
+// at least every logEvery, so that no log stays silent for long.
+type ticker struct {
+	w           io.Writer
+	what        string
+	total       int
+	start, last time.Time
+	next        int
+	now         func() time.Time // time.Now; a test's clock
+}
+
+func newTicker(w io.Writer, what string, total int) *ticker {
+	t := &ticker{w: w, what: what, total: total, next: max(total/10, 1), now: time.Now}
+	t.start = t.now()
+	t.last = t.start
+	return t
+}
+
+// tick reports done of the total, followed by what detail says (it is
+// called only when a line is due; nil for none).
+func (t *ticker) tick(done int, detail func() string) {
+	now := t.now()
+	if done%t.next != 0 && done != t.total && now.Sub(t.last) < logEvery {
+		return
+	}
+	t.last = now
+	more := ""
+	if detail != nil {
+		more = "  " + detail()
+	}
+	eta := time.Duration(float64(now.Sub(t.start)) / float64(max(done, 1)) * float64(t.total-done)).Round(time.Second)
+	fmt.Fprintf(t.w, "%s: %d/%d%s  ETA %v\n", t.what, done, t.total, more, eta)
+}

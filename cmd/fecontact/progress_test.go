@@ -37,3 +37,29 @@ func TestProgressOffTerminal(t *testing.T) {
 	assert.Equal(t, before+1, lines(), "the tenth's line, and no other")
 	assert.Contains(t, buf.String(), "step 1000/10000")
 }
+
+// TestTickerOffTerminal: a loop's ticker (bench rows, solves, the steps to
+// a deposit) prints at every tenth and, when the loop crawls, at least
+// every 30 s; detail is asked only for the lines printed.
+func TestTickerOffTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	tk := newTicker(&buf, "step", 1000)
+	clock := tk.start
+	tk.now = func() time.Time { return clock }
+	asked := 0
+	detail := func() string { asked++; return "t = 1 s" }
+	for k := 1; k <= 10; k++ { // 25 s each
+		clock = clock.Add(25 * time.Second)
+		tk.tick(k, detail)
+	}
+	assert.Equal(t, 5, strings.Count(buf.String(), "\n"), "every other 25 s tick: each 50 s")
+	for k := 11; k <= 1000; k++ {
+		clock = clock.Add(time.Millisecond)
+		tk.tick(k, detail)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	assert.Len(t, lines, 5+10, "and each tenth")
+	assert.Equal(t, len(lines), asked)
+	assert.Equal(t, "step: 1000/1000  t = 1 s  ETA 0s", lines[len(lines)-1])
+	assert.Equal(t, "step: 100/1000  t = 1 s  ETA 37m31s", lines[5])
+}

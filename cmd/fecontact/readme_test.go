@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/fecontact/fecontact/examples"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -97,4 +99,33 @@ func halfLastDigit(s string) float64 {
 		}
 	}
 	return 0.5
+}
+
+// TestReadmeCommands: every `go run ./cmd/fecontact ...` line of the
+// README runs as written on a clone (its -o into a temporary folder), and
+// the gallery lists every example, each within about 30 s by default.
+func TestReadmeCommands(t *testing.T) {
+	text, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	lines := regexp.MustCompile(`(?m)^\s+go run \./cmd/fecontact (.+)$`).FindAllStringSubmatch(string(text), -1)
+	require.NotEmpty(t, lines)
+	for _, l := range lines {
+		args := strings.Fields(l[1])
+		for i := range args {
+			if args[i] == "-o" && i+1 < len(args) {
+				args[i+1] = filepath.Join(t.TempDir(), args[i+1])
+			}
+		}
+		code, _, stderr := fecontact(args...)
+		assert.Equal(t, 0, code, "README: go run ./cmd/fecontact %s: %s", l[1], stderr)
+	}
+	rows := regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\|.*\\| (\\d+) s \\|$").FindAllStringSubmatch(string(text), -1)
+	var listed []string
+	for _, r := range rows {
+		listed = append(listed, r[1])
+		secs, err := strconv.Atoi(r[2])
+		require.NoError(t, err)
+		assert.LessOrEqual(t, secs, 30, "example %s", r[1])
+	}
+	assert.ElementsMatch(t, examples.Names(), listed, "the README's gallery")
 }

@@ -47,7 +47,7 @@ func newRunFlags(fs *flag.FlagSet) runFlags {
 		steps:  fs.Int("steps", 0, "stop after this many steps (0: the scene's duration)"),
 		every:  fs.Int("every", 0, "write the fields every this many steps (0: the scene's [output] every)"),
 		export: fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
-		quiet:  fs.Bool("quiet", false, "print only the summary"),
+		quiet:  fs.Bool("quiet", false, "print only warnings and the summary"),
 	}
 }
 
@@ -237,7 +237,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	if n, err := results.Clear(*rf.out); err != nil {
 		return err
-	} else if n > 0 {
+	} else if n > 0 && !*rf.quiet {
 		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
 	}
 	if err := atomicfile.Write(filepath.Join(*rf.out, sceneAsRun), func(w io.Writer) error {
@@ -264,8 +264,10 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if model.Rigid != nil {
 		rigidBodies = fmt.Sprintf(", %d rigid bodies", len(model.Rigid.Bodies))
 	}
-	fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)\n",
-		sc.Name, len(model.Bodies), dofs, rigidBodies, steps, sc.Time.H, setup.Seconds())
+	if !*rf.quiet {
+		fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)\n",
+			sc.Name, len(model.Bodies), dofs, rigidBodies, steps, sc.Time.H, setup.Seconds())
+	}
 	for _, w := range model.Warnings() {
 		fmt.Fprintf(stdout, "warning: %s\n", w)
 	}

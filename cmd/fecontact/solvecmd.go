@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -51,8 +52,13 @@ func solveCmd(args []string, stdout io.Writer) error {
 		best := time.Duration(math.MaxInt64)
 		var res *signorini.Result
 		for k := 0; k < *runs; k++ {
+			// Every 100 sweeps, a line at least every 30 s: a solve of
+			// minutes is not silent.
+			tick := newTicker(os.Stderr, fmt.Sprintf("%s, run %d of %d: sweep", filepath.Base(file), k+1, *runs), max(*maxSweeps, 1))
+			tick.next = math.MaxInt // no tenths: the sweeps' total is a cap
+			progress := func(sweeps int) { tick.tick(sweeps, nil) }
 			start := time.Now()
-			res, err = signorini.NLGS(p, signorini.Options{Tol: *tol, MaxSweeps: *maxSweeps, Order: o})
+			res, err = signorini.NLGS(p, signorini.Options{Tol: *tol, MaxSweeps: *maxSweeps, Order: o, Progress: progress})
 			best = min(best, time.Since(start))
 			if err != nil && !errors.Is(err, signorini.ErrNotConverged) {
 				return fmt.Errorf("%s: %w", file, err)

@@ -354,7 +354,8 @@ func readResult(path string, h float64) (sweepResult, error) {
 	}
 	col := map[string]int{}
 	for i, c := range rows[0] {
-		col[c] = i
+		rows[0][i] = results.ColumnName(c)
+		col[rows[0][i]] = i
 	}
 	num := func(r []string, c string) float64 {
 		i, ok := col[c]
@@ -429,7 +430,8 @@ func writeSweep(dir string, set sets, variants []*variant) (bool, error) {
 		for _, s := range set {
 			head = append(head, s.key)
 		}
-		head = append(head, "contact_duration", "peak_force", "kinetic_ratio", "kinetic", "elastic", "contact_law_work", "friction_work", "numerical_dissipation", "error")
+		head = append(head, "contact_duration [s]", "peak_force [N/m]", "kinetic_ratio", "kinetic [J]", "elastic [J]",
+			"contact_law_work [J]", "friction_work [J]", "numerical_dissipation [J]", "error")
 		if err := cw.Write(head); err != nil {
 			return err
 		}

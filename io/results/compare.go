@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -15,6 +14,7 @@ import (
 // Series is one column of a run's history.csv against time.
 type Series struct {
 	Label string
+	Unit  string // from the column's header: "J" of "kinetic [J]"
 	T, Y  []float64
 }
 
@@ -33,11 +33,11 @@ func ReadColumn(path, column string) (Series, error) {
 	if len(rows) < 2 {
 		return Series{}, fmt.Errorf("%s: no steps", path)
 	}
-	ti, ci := slices.Index(rows[0], "time"), slices.Index(rows[0], column)
+	ti, ci := ColumnIndex(rows[0], "time"), ColumnIndex(rows[0], column)
 	if ti < 0 || ci < 0 {
 		return Series{}, fmt.Errorf("%s: no column %q (columns: %v)", path, column, rows[0])
 	}
-	s := Series{Label: path}
+	s := Series{Label: path, Unit: columnUnit(rows[0][ci])}
 	for k, r := range rows[1:] {
 		t, err1 := strconv.ParseFloat(r[ti], 64)
 		y, err2 := strconv.ParseFloat(r[ci], 64)

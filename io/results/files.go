@@ -112,13 +112,19 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger)
 		return nil, err
 	}
 	w := bufio.NewWriter(f)
-	fmt.Fprint(w, "step,time,kinetic,elastic,external_work,damping_loss,numerical_dissipation,contact_work,balance,"+
-		"normal_work,friction_work,obstacle_work,push_out_work,contacts,open,stick,slide,sweeps,residual,min_gap,depth")
+	fmt.Fprint(w, "step")
+	writeColumns(w, "time", "s")
+	for _, e := range []string{"kinetic", "elastic", "external_work", "damping_loss", "numerical_dissipation", "contact_work",
+		"balance", "normal_work", "friction_work", "obstacle_work", "push_out_work"} {
+		writeColumns(w, e, "J")
+	}
+	writeColumns(w, "contacts", "", "open", "", "stick", "", "slide", "", "sweeps", "", "residual", "", "min_gap", "m", "depth", "m")
 	if h.newton {
-		fmt.Fprint(w, ",newton")
+		writeColumns(w, "newton", "")
 	}
 	for k := 1; k <= pairs; k++ {
-		fmt.Fprintf(w, ",contact%d_fx,contact%d_fy,contact%d_closed", k, k, k)
+		c := fmt.Sprintf("contact%d", k)
+		writeColumns(w, c+"_fx", "N/m", c+"_fy", "N/m", c+"_closed", "")
 	}
 	for _, l := range h.ledgers {
 		l.header(w)

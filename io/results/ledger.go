@@ -29,10 +29,16 @@ func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
 	return l, nil
 }
 
+// The units of momenta, per m of thickness.
+const (
+	momentum        = "kg m/s per m"
+	angularMomentum = "kg m^2/s per m"
+)
+
 // header writes the ledger's CSV column names.
 func (l *bodyLedger) header(w io.Writer) {
 	n := l.body.Name
-	fmt.Fprintf(w, ",%s_cx,%s_cy,%s_px,%s_py,%s_L", n, n, n, n, n)
+	writeColumns(w, n+"_cx", "m", n+"_cy", "m", n+"_px", momentum, n+"_py", momentum, n+"_L", angularMomentum)
 }
 
 // row writes the centroid (m), linear momentum (kg m/s) and angular

@@ -98,9 +98,10 @@ func (p *profile) write(dir string) error {
 	}
 	y, _ := p.mean(0)
 	err := atomicfile.Write(dir+string(os.PathSeparator)+"profile.csv", func(w io.Writer) error {
-		fmt.Fprintf(w, "strip,y,vx,samples")
+		fmt.Fprint(w, "strip")
+		writeColumns(w, "y", "m", "vx", "m/s", "samples", "")
 		for k := 1; k < len(p.sums); k++ {
-			fmt.Fprintf(w, ",vx %s", p.label(k))
+			writeColumns(w, "vx "+p.label(k), "m/s")
 		}
 		fmt.Fprintln(w)
 		means := make([][]float64, len(p.sums))

@@ -43,7 +43,7 @@ func TestProfileWindows(t *testing.T) {
 	csv, err := os.ReadFile(filepath.Join(dir, "profile.csv"))
 	require.NoError(t, err)
 	lines := strings.Split(string(csv), "\n")
-	assert.Equal(t, "strip,y,vx,samples,vx 0.5-1 s,vx 1-1.5 s,vx 1.5-2 s", lines[0])
+	assert.Equal(t, "strip,y [m],vx [m/s],samples,vx 0.5-1 s [m/s],vx 1-1.5 s [m/s],vx 1.5-2 s [m/s]", lines[0])
 	assert.Equal(t, "2,0.15,1.25,16,0.75,1.3,1.8", lines[2])
 	assert.FileExists(t, filepath.Join(dir, "profile.png"))
 }

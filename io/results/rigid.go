@@ -103,10 +103,10 @@ func (l rigidLedger) bodies() []*rigid.Body {
 func (l rigidLedger) header(w io.Writer) {
 	for _, b := range l.bodies() {
 		n := b.Name
-		fmt.Fprintf(w, ",%s_cx,%s_cy,%s_angle,%s_px,%s_py,%s_L", n, n, n, n, n, n)
+		writeColumns(w, n+"_cx", "m", n+"_cy", "m", n+"_angle", "rad", n+"_px", momentum, n+"_py", momentum, n+"_L", angularMomentum)
 	}
 	for _, n := range l.gapNames() {
-		fmt.Fprintf(w, ",%s", n)
+		writeColumns(w, n, "m")
 	}
 }
 
