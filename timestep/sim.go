@@ -118,6 +118,7 @@ type stepWork struct {
 	res                signorini.Result
 	vpred              [][]float64
 	loaded             []int // predict's columns of a compliance with an impulse
+	step               step  // what the phases of the step hand on
 }
 
 // unitID is a unit's identity across steps (its candidate node, and which
@@ -366,143 +367,217 @@ func (s *Simulation) keep(cfg contact.Config) {
 // iteration on the geometry, so that curvature does not leave penetrations
 // that a law which never creates energy could not push out again.
 func (s *Simulation) Step() (StepStats, error) {
+	k := &s.work.step
+	*k = step{t: s.Stepper.Time(), h: s.Stepper.H(), th: s.Stepper.Theta()}
+	k.stats = StepStats{Step: s.Stepper.Steps() + 1, Time: k.t + k.h, MinGap: math.Inf(1)}
+	for _, phase := range []func(*step) error{
+		s.place,       // the configuration at the start, checked for overlaps and tunnelling
+		s.detect,      // the contact units of the elastic and the rigid bodies
+		s.impactFirst, // bodies that start touching while approaching
+		s.free,        // the bodies' free velocities over the step
+		s.contact,     // the contact impulses, corrected about the predicted end
+		s.advance,     // the bodies' end state (Newton's updates re-solve contact)
+		s.finishRigid, // the rigid bodies' end state, checked
+	} {
+		if err := phase(k); err != nil {
+			return k.stats, err
+		}
+	}
+	k.stats.Units = len(k.units)
+	k.stats.NewtonIterations, k.stats.Factorisations = s.Stepper.Newton(), s.Stepper.Factorisations()
+	s.record(k.units, k.res, k.u0, k.rigid1, k.active, k.push, k.th, &k.stats)
+	return k.stats, nil
+}
+
+// step is what the phases of one Step hand on to each other.
+type step struct {
+	t, h, th   float64
+	cfg        contact.Config
+	units      []contact.Unit // every unit: the pairs' then the rigid bodies'
+	rigidUnits []contact.Unit
+	v0, vfree  [][]float64 // velocities at the start and free, as contact.Entry.Body indexes them
+	vpred      [][]float64 // the predicted end velocities the problem was built on, if any
+	prob       *signorini.Problem
+	u0, rigid1 [][2]float64
+	active     []bool
+	push       []bool
+	res        *signorini.Result
+	stats      StepStats
+}
+
+// place expands the bodies' displacements and poses into the start
+// configuration, refuses a node deeper than the alert distance or one that
+// tunnelled through a boundary since the last step, and notes the deepest.
+func (s *Simulation) place(k *step) error {
 	st := s.Stepper
-	h, th, t := st.H(), st.Theta(), st.Time()
 	for i := range s.disp {
 		b := st.Body(i)
 		b.Space.Expand(s.disp[i], b.Q, nil)
 	}
 	s.setPoses()
-	cfg := contact.Config{Time: t, Disp: s.disp, Poses: s.poses}
-	deep := s.Detector.Deepest(cfg, st.Steps() == 0)
+	k.cfg = contact.Config{Time: k.t, Disp: s.disp, Poses: s.poses}
+	deep := s.Detector.Deepest(k.cfg, st.Steps() == 0)
 	if ov := s.Detector.Missed(deep); len(ov) > 0 {
-		return StepStats{}, s.overlapError(ov[0], st.Steps())
+		return s.overlapError(ov[0], st.Steps())
 	}
 	if st.Steps() > 0 {
-		if ov := s.Detector.Swept(s.prev, cfg); len(ov) > 0 {
-			return StepStats{}, s.sweptError(ov[0], st.Steps())
+		if ov := s.Detector.Swept(s.prev, k.cfg); len(ov) > 0 {
+			return s.sweptError(ov[0], st.Steps())
 		}
 	}
-	s.keep(cfg)
-	var deepest contact.Overlap
+	s.keep(k.cfg)
 	for _, o := range deep {
-		if o.Depth > deepest.Depth {
-			deepest = o
+		if o.Depth > k.stats.Deepest.Depth {
+			k.stats.Deepest = o
 		}
 	}
-	units, points, err := s.Detector.Detect(cfg)
+	return nil
+}
+
+// detect finds the units of the pairs and of the rigid bodies.
+func (s *Simulation) detect(k *step) error {
+	units, points, err := s.Detector.Detect(k.cfg)
 	if err != nil {
-		return StepStats{}, err
+		return err
 	}
-	stats := StepStats{Step: st.Steps() + 1, Time: t + h, MinGap: math.Inf(1), Deepest: deepest}
 	for _, p := range points {
-		stats.MinGap = math.Min(stats.MinGap, p.Gap)
+		k.stats.MinGap = math.Min(k.stats.MinGap, p.Gap)
 	}
-	var rigidUnits []contact.Unit
 	if s.Rigid != nil {
-		if rigidUnits, err = s.Rigid.Detect(st.NumBodies()); err != nil {
-			return StepStats{}, fmt.Errorf("step %d (t = %g): %w", stats.Step, t, err)
+		if k.rigidUnits, err = s.Rigid.Detect(s.Stepper.NumBodies()); err != nil {
+			return fmt.Errorf("step %d (t = %g): %w", k.stats.Step, k.t, err)
 		}
-		for _, u := range rigidUnits {
-			stats.MinGap = math.Min(stats.MinGap, u.Gap)
+		for _, u := range k.rigidUnits {
+			k.stats.MinGap = math.Min(k.stats.MinGap, u.Gap)
 		}
-		units = append(units, rigidUnits...)
+		units = append(units, k.rigidUnits...)
 	}
-	stats.Units = len(units)
-	if stats.Step == 1 {
-		s.InitialPenetration = math.Max(0, -stats.MinGap)
+	k.units = units
+	k.stats.Units = len(units)
+	if k.stats.Step == 1 {
+		s.InitialPenetration = math.Max(0, -k.stats.MinGap)
 	}
-	if st.Steps() == 0 && len(units) > 0 {
-		if err := s.startImpact(units, t, h, th, &stats); err != nil {
-			return stats, err
-		}
-	}
-	v0, vfree, err := s.begin(t, h, th)
-	if err != nil {
-		return stats, err
-	}
-	prob, u0, rigid1, active, push, err := s.problem(units, v0, vfree, nil, t, h, th)
-	if err != nil {
-		return stats, err
-	}
-	var res *signorini.Result
-	var vpred [][]float64 // the predicted end velocities the problem was built on, if any
-	// resolve builds the contact problem again (new units, or a new
-	// Newton tangent) and solves it.
-	resolve := func() error {
-		if prob, u0, rigid1, active, push, err = s.problem(units, v0, vfree, vpred, t, h, th); err != nil {
-			return err
-		}
-		if res, err = s.solve(prob, units, &stats); err != nil {
-			return err
-		}
-		s.impulses(units, res, active)
+	return nil
+}
+
+// impactFirst applies the impact of bodies that touch at t = 0 while
+// approaching (impact.go).
+func (s *Simulation) impactFirst(k *step) error {
+	if s.Stepper.Steps() > 0 || len(k.units) == 0 {
 		return nil
 	}
-	if len(units) > 0 {
-		if res, err = s.solve(prob, units, &stats); err != nil {
-			return stats, err
+	return s.startImpact(k.units, k.t, k.h, k.th, &k.stats)
+}
+
+// free starts the step of every body: its velocity at the start and its
+// free velocity.
+func (s *Simulation) free(k *step) error {
+	var err error
+	k.v0, k.vfree, err = s.begin(k.t, k.h, k.th)
+	return err
+}
+
+// contact builds and solves the contact problem and, when the end it
+// predicts is too deep somewhere, detects there and solves again.
+func (s *Simulation) contact(k *step) error {
+	if err := s.pose(k); err != nil || len(k.units) == 0 {
+		return err
+	}
+	if err := s.solveApply(k); err != nil {
+		return err
+	}
+	for range maxCorrections {
+		vp := s.predict(k.vfree, k.h, k.th)
+		punits, _, err := s.Detector.Detect(contact.Config{Time: k.t + k.h, Disp: s.disp, Poses: s.poses})
+		if err != nil {
+			return err
 		}
-		s.impulses(units, res, active)
-		for iter := 0; iter < maxCorrections; iter++ {
-			vp := s.predict(vfree, h, th)
-			punits, _, err := s.Detector.Detect(contact.Config{Time: t + h, Disp: s.disp, Poses: s.poses})
-			if err != nil {
-				return stats, err
-			}
-			if !s.deep(punits) {
-				break
-			}
-			stats.Corrected++
-			units, vpred = append(punits, rigidUnits...), vp
-			s.startRigid(units, t)
-			if err := resolve(); err != nil {
-				return stats, err
-			}
+		if !s.deep(punits) {
+			break
+		}
+		k.stats.Corrected++
+		k.units, k.vpred = append(punits, k.rigidUnits...), vp
+		s.startRigid(k.units, k.t)
+		if err := s.resolve(k); err != nil {
+			return err
 		}
 	}
-	// A hyperelastic body's Newton loop: each update solves the contact
-	// problem again on the new tangent (see newton.go).
+	return nil
+}
+
+// pose builds the contact problem of the step's units.
+func (s *Simulation) pose(k *step) error {
+	var err error
+	k.prob, k.u0, k.rigid1, k.active, k.push, err = s.problem(k.units, k.v0, k.vfree, k.vpred, k.t, k.h, k.th)
+	return err
+}
+
+// solveApply solves the posed problem and turns its impulses into the
+// bodies' generalised impulses.
+func (s *Simulation) solveApply(k *step) error {
+	var err error
+	if k.res, err = s.solve(k.prob, k.units, &k.stats); err != nil {
+		return err
+	}
+	s.impulses(k.units, k.res, k.active)
+	return nil
+}
+
+// resolve builds the contact problem again (new units, or a new Newton
+// tangent) and solves it.
+func (s *Simulation) resolve(k *step) error {
+	if err := s.pose(k); err != nil {
+		return err
+	}
+	return s.solveApply(k)
+}
+
+// advance ends the step of the finite-element bodies under the contact
+// impulses. A hyperelastic body's Newton loop solves the contact problem
+// again on each new tangent (see newton.go).
+func (s *Simulation) advance(k *step) error {
+	st := s.Stepper
 	for {
-		for i := range s.r {
-			if i < st.NumBodies() && len(units) > 0 {
+		if len(k.units) > 0 {
+			for i := range st.NumBodies() {
 				if err := st.AddImpulse(i, s.r[i]); err != nil {
-					return stats, err
+					return err
 				}
 			}
 		}
 		done, err := st.Advance()
-		if err != nil {
-			return stats, err
+		if err != nil || done {
+			return err
 		}
-		if done {
-			break
-		}
-		stats.Newton++
-		if len(units) > 0 {
-			if err := resolve(); err != nil {
-				return stats, err
+		k.stats.Newton++
+		if len(k.units) > 0 {
+			if err := s.resolve(k); err != nil {
+				return err
 			}
 		}
 	}
-	if s.Rigid != nil {
-		if len(units) > 0 {
-			for i := st.NumBodies(); i < len(s.r); i++ {
-				s.Rigid.AddImpulse(i-st.NumBodies(), s.r[i])
-			}
-		}
-		s.Rigid.Finish()
-		if err := s.Rigid.CheckState(); err != nil {
-			return stats, fmt.Errorf("after step %d: %w", stats.Step, err)
-		}
-		if err := s.Rigid.Tunnelled(); err != nil {
-			return stats, fmt.Errorf("step %d: %w", stats.Step, err)
+}
+
+// finishRigid ends the step of the rigid bodies under their impulses and
+// refuses a state out of range or a body that tunnelled.
+func (s *Simulation) finishRigid(k *step) error {
+	if s.Rigid == nil {
+		return nil
+	}
+	n := s.Stepper.NumBodies()
+	if len(k.units) > 0 {
+		for i := n; i < len(s.r); i++ {
+			s.Rigid.AddImpulse(i-n, s.r[i])
 		}
 	}
-	stats.Units = len(units)
-	stats.NewtonIterations, stats.Factorisations = st.Newton(), st.Factorisations()
-	s.record(units, res, u0, rigid1, active, push, th, &stats)
-	return stats, nil
+	s.Rigid.Finish()
+	if err := s.Rigid.CheckState(); err != nil {
+		return fmt.Errorf("after step %d: %w", k.stats.Step, err)
+	}
+	if err := s.Rigid.Tunnelled(); err != nil {
+		return fmt.Errorf("step %d: %w", k.stats.Step, err)
+	}
+	return nil
 }
 
 // begin starts the step of the elastic and the rigid bodies and returns
