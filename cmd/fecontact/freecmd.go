@@ -66,5 +66,6 @@ func freeCmd(args []string, stdout io.Writer) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
-	return simulate(sc, rf, stdout)
+	_, err = simulate(sc, rf, stdout)
+	return err
 }

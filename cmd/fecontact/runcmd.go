@@ -71,7 +71,8 @@ func runCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	rf.command = commandLine("run", args)
-	return simulate(sc, rf, stdout)
+	_, err = simulate(sc, rf, stdout)
+	return err
 }
 
 // commandLine is a command as the user typed it, quoted where needed.
@@ -110,7 +111,8 @@ func exampleCmd(args []string, stdout io.Writer) error {
 		return writeExample(pos[0], *sceneDir, stdout)
 	}
 	rf.command = commandLine("example", args)
-	return simulate(sc, rf, stdout)
+	_, err = simulate(sc, rf, stdout)
+	return err
 }
 
 // writeExample copies a built-in example's files (its scene.toml, with
@@ -174,8 +176,9 @@ func exampleScene(name string) (*scene.Scene, error) {
 	return sc, err
 }
 
-// simulate builds and runs a scene, writing the outputs as it goes.
-func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
+// simulate builds and runs a scene, writing the outputs as it goes, and
+// returns the figures a sweep gathers.
+func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, error) {
 	start := time.Now()
 	// SIGINT and SIGTERM end the run after the current step (the first
 	// step when they come during set-up), with every output complete up
@@ -184,19 +187,19 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	defer stop()
 	switch {
 	case *rf.refine < 1:
-		return fmt.Errorf("%w: --refine %d: expected a whole number >= 1", errUsage, *rf.refine)
+		return results.Figures{}, fmt.Errorf("%w: --refine %d: expected a whole number >= 1", errUsage, *rf.refine)
 	case *rf.steps < 0:
-		return fmt.Errorf("%w: --steps %d: expected a number of steps >= 1 (0 or absent: the scene's duration)", errUsage, *rf.steps)
+		return results.Figures{}, fmt.Errorf("%w: --steps %d: expected a number of steps >= 1 (0 or absent: the scene's duration)", errUsage, *rf.steps)
 	case *rf.every < 0:
-		return fmt.Errorf("%w: --every %d: expected a number of steps >= 1 (0 or absent: the scene's [output] every)", errUsage, *rf.every)
+		return results.Figures{}, fmt.Errorf("%w: --every %d: expected a number of steps >= 1 (0 or absent: the scene's [output] every)", errUsage, *rf.every)
 	case *rf.export < 0:
-		return fmt.Errorf("%w: --export-step %d: expected a step number >= 1", errUsage, *rf.export)
+		return results.Figures{}, fmt.Errorf("%w: --export-step %d: expected a step number >= 1", errUsage, *rf.export)
 	case *rf.export > sc.Steps():
-		return fmt.Errorf("%w: --export-step %d: the scene has %d steps", errUsage, *rf.export, sc.Steps())
+		return results.Figures{}, fmt.Errorf("%w: --export-step %d: the scene has %d steps", errUsage, *rf.export, sc.Steps())
 	}
 	model, err := sc.Model(scene.Variant{Refine: *rf.refine, Kind: *rf.kind})
 	if err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	// The step may solve several problems (a correction, Newton updates):
 	// each overwrites the file, which keeps the last, the one applied.
@@ -218,11 +221,11 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		}
 	}()
 	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	sim, err := model.Simulation(export)
 	if err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	setup := time.Since(start)
 	steps := sc.Steps()
@@ -233,10 +236,10 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		sc.Output.Every = *rf.every
 	}
 	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	if n, err := results.Clear(*rf.out); err != nil {
-		return err
+		return results.Figures{}, err
 	} else if n > 0 && !*rf.quiet {
 		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
 	}
@@ -244,7 +247,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		_, err := io.WriteString(w, sc.Text)
 		return err
 	}); err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	gaps, _ := sc.GapPairs() // checked with the scene
@@ -254,7 +257,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	}
 	out, err := results.NewWriter(*rf.out, sim, opt)
 	if err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	dofs := 0
 	for _, b := range model.Bodies {
@@ -274,14 +277,14 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	prog := newProgress(stdout, steps, *rf.quiet)
 	var sum summary
 	if err := out.Record(timestep.StepStats{}, true); err != nil {
-		return out.Abandon(err)
+		return results.Figures{}, out.Abandon(err)
 	}
 	loop := time.Now()
 	done := 0
 	for done < steps {
 		st, err := sim.Step()
 		if err != nil {
-			return out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
+			return results.Figures{}, out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
 		}
 		done++
 		sum.add(st)
@@ -291,7 +294,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		}
 		interrupted := ctx.Err() != nil
 		if err := out.Record(st, done%sc.Output.Every == 0 || done == steps || interrupted); err != nil {
-			return out.Abandon(err)
+			return results.Figures{}, out.Abandon(err)
 		}
 		prog.update(done, sim)
 		if interrupted {
@@ -301,7 +304,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	elapsed := time.Since(loop)
 	prog.done()
 	if err := out.Close(); err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	var report bytes.Buffer
 	if done < steps {
@@ -313,7 +316,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 	if model.Rigid != nil {
 		path := filepath.Join(*rf.out, "state.json")
 		if err := results.WriteState(path, results.StateOf(sc.Name, done, sim.Stepper.Time(), model.Rigid)); err != nil {
-			return err
+			return results.Figures{}, err
 		}
 		fmt.Fprintf(&report, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Stepper.Time())
 	}
@@ -330,12 +333,12 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) error {
 		_, err := w.Write(report.Bytes())
 		return err
 	}); err != nil {
-		return err
+		return results.Figures{}, err
 	}
 	if done < steps {
-		return fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so)", errInterrupted, done, steps, *rf.out)
+		return out.Figures(), fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so)", errInterrupted, done, steps, *rf.out)
 	}
-	return nil
+	return out.Figures(), nil
 }
 
 // sceneAsRun is the copy of the scene a run keeps in its folder: named

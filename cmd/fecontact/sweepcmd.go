@@ -157,15 +157,10 @@ func tomlFloat(v float64) string {
 // variant is one scene of a sweep: the values it takes, in the order of
 // the --set flags.
 type variant struct {
-	values []string
-	dir    string
-	result sweepResult
-	err    error
-}
-
-// sweepResult is what a variant's run gives.
-type sweepResult struct {
-	duration, peak, ratio, kinetic, elastic, law, friction, numerical float64
+	values  []string
+	dir     string
+	figures results.Figures // what its run gives
+	err     error
 }
 
 // sweepCmd runs variants of a scene on the cores and gathers their figures.
@@ -308,9 +303,7 @@ func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant
 				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet,
 					command: fmt.Sprintf("fecontact sweep, variant %d: %s", k+1, describe(set, v))}
 				var buf bytes.Buffer
-				if v.err = simulate(scenes[k], rf, &buf); v.err == nil {
-					v.result, v.err = readResult(filepath.Join(v.dir, "history.csv"), scenes[k].Time.H)
-				}
+				v.figures, v.err = simulate(scenes[k], rf, &buf)
 				status := "done"
 				if v.err != nil {
 					status = "failed"
@@ -336,74 +329,6 @@ func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant
 	}
 	close(next)
 	wg.Wait()
-}
-
-// readResult reads a run's figures from its history: the contact duration
-// (first to last step with a closed unit in any pair, in s), the peak of
-// the total contact force (N/m), the kinetic energy at the end over the
-// initial one, and the end's energies and works (J).
-func readResult(path string, h float64) (sweepResult, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return sweepResult{}, err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) < 2 {
-		return sweepResult{}, fmt.Errorf("%s: no steps (%v)", path, err)
-	}
-	col := map[string]int{}
-	for i, c := range rows[0] {
-		rows[0][i] = results.ColumnName(c)
-		col[rows[0][i]] = i
-	}
-	num := func(r []string, c string) float64 {
-		i, ok := col[c]
-		if !ok {
-			return math.NaN()
-		}
-		v, _ := strconv.ParseFloat(r[i], 64)
-		return v
-	}
-	var res sweepResult
-	first, last := -1, -1
-	pairs := slices.ContainsFunc(rows[0], func(c string) bool { return strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fx") })
-	if !pairs {
-		res.peak = math.NaN() // rigid bodies' contacts are in no pair's column
-	}
-	for k, r := range rows[1:] {
-		var fx, fy float64
-		for _, c := range rows[0] { // in the file's order: the same sums every time
-			switch {
-			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fx"):
-				fx += num(r, c)
-			case strings.HasPrefix(c, "contact") && strings.HasSuffix(c, "_fy"):
-				fy += num(r, c)
-			}
-		}
-		if pairs {
-			res.peak = math.Max(res.peak, math.Hypot(fx, fy))
-		}
-		// Every unit, of pairs and of rigid bodies: closed when sticking
-		// or sliding.
-		if closed := num(r, "stick") + num(r, "slide"); closed > 0 {
-			if first < 0 {
-				first = k
-			}
-			last = k
-		}
-	}
-	if first >= 0 {
-		res.duration = float64(last-first+1) * h
-	}
-	end := rows[len(rows)-1]
-	res.kinetic, res.elastic = num(end, "kinetic"), num(end, "elastic")
-	res.ratio = math.NaN() // no initial kinetic energy: no ratio
-	if k0 := num(rows[1], "kinetic"); k0 > 0 {
-		res.ratio = res.kinetic / k0
-	}
-	res.law, res.friction, res.numerical = num(end, "normal_work"), num(end, "friction_work"), num(end, "numerical_dissipation")
-	return res, nil
 }
 
 // cell writes a figure of sweep.csv: empty where there is none (NaN: no
@@ -440,8 +365,8 @@ func writeSweep(dir string, set sets, variants []*variant) (bool, error) {
 			for _, val := range v.values {
 				row = append(row, strings.Trim(val, `"`)) // "neohookean" as neohookean
 			}
-			r := v.result
-			for _, x := range []float64{r.duration, r.peak, r.ratio, r.kinetic, r.elastic, r.law, r.friction, r.numerical} {
+			f := v.figures
+			for _, x := range []float64{f.ContactDuration, f.PeakForce, f.KineticRatio(), f.Kinetic, f.Elastic, f.ContactLawWork, f.FrictionWork, f.NumericalDissipation} {
 				row = append(row, cell(x))
 			}
 			msg := ""
@@ -488,7 +413,7 @@ func sweepPlot(path string, set sets, variants []*variant) (bool, error) {
 		if _, ok := lines[label]; !ok {
 			order = append(order, label)
 		}
-		lines[label] = append(lines[label], plotter.XY{X: norm(xs), Y: v.result.duration})
+		lines[label] = append(lines[label], plotter.XY{X: norm(xs), Y: v.figures.ContactDuration})
 	}
 	for k, label := range order {
 		l, s, err := plotter.NewLinePoints(lines[label])

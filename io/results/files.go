@@ -136,14 +136,13 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger)
 }
 
 // addRun writes one line of a run with contact.
-func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation) {
+func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation, force [][2]float64, closed []int) {
 	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g,%.6g", st.Step, t,
 		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
 		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0), st.Deepest.Depth)
 	if h.newton {
 		fmt.Fprintf(h.w, ",%d", st.NewtonIterations)
 	}
-	force, closed := sim.PairForces()
 	for k := range force {
 		fmt.Fprintf(h.w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
 	}

@@ -31,6 +31,7 @@ type Writer struct {
 	e0       float64 // the initial energy balance
 	profile  *profile
 	depths   [][]float64 // the nodes' depths inside another body, for bodies.pvd
+	figures  Figures
 }
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
@@ -109,7 +110,7 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 		return nil, err
 	}
 	w := &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
-		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}}
+		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs))}
 	if p := opt.Profile; p != nil {
 		if p.Strips < 1 || !(p.Top > p.Bottom) {
 			return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
@@ -122,13 +123,19 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 // InitialBalance is the energy balance of the state Record saw at step 0.
 func (o *Writer) InitialBalance() float64 { return o.e0 }
 
+// Figures are the run's figures for a parameter study, up to the last
+// step recorded.
+func (o *Writer) Figures() Figures { return o.figures }
+
 // Record records a step (the initial state when st.Step is 0: call it
 // before the first step) and writes the fields when write is set.
 func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	sim := o.sim
 	s := sim.Stepper
 	e := sim.TotalEnergy()
-	o.hist.addRun(st, s.Time(), e, sim)
+	force, closed := sim.PairForces()
+	o.hist.addRun(st, s.Time(), e, sim, force, closed)
+	o.figures.add(st, s.H(), e, sim, force)
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
