@@ -151,39 +151,38 @@ func (s *Simulation) velocities() [][]float64 { return s.velocitiesTo(nil) }
 
 // velocitiesTo is velocities in dst's storage.
 func (s *Simulation) velocitiesTo(dst [][]float64) [][]float64 {
-	st := s.Stepper
 	v := reuse.Zeroed(dst, len(s.r))
-	for i := range v {
-		if k := i - st.NumBodies(); k >= 0 {
-			if b := s.Rigid.Bodies[k]; !b.Driven() {
-				v[i] = b.V[:]
-			}
-			continue
+	for fi, f := range s.families {
+		for k := range f.len() {
+			v[s.base[fi]+k] = f.current(k)
 		}
-		v[i] = st.Body(i).V
 	}
 	return v
 }
 
+// family returns the family of global body i and i's index in it.
+func (s *Simulation) family(i int) (family, int) {
+	fi := len(s.base) - 1
+	for s.base[fi] > i {
+		fi--
+	}
+	return s.families[fi], i - s.base[fi]
+}
+
 // bodyMassCompliance is body i's M^-1 on the DOFs contact acts on.
 func (s *Simulation) bodyMassCompliance(i int) (Compliance, error) {
-	if k := i - s.Stepper.NumBodies(); k >= 0 {
-		eqs, c := s.Rigid.Compliance(k)
-		return Compliance{Eqs: eqs, C: c}, nil
-	}
-	return s.Stepper.massCompliance(i)
+	f, k := s.family(i)
+	return f.massCompliance(k)
 }
 
 // applyImpact applies the generalised impulses r of an impact between
 // steps.
 func (s *Simulation) applyImpact(r [][]float64) error {
-	for i := range r {
-		if k := i - s.Stepper.NumBodies(); k >= 0 {
-			s.Rigid.Impact(k, r[i])
-			continue
-		}
-		if err := s.Stepper.impact(i, r[i]); err != nil {
-			return err
+	for fi, f := range s.families {
+		for k := range f.len() {
+			if err := f.impact(k, r[s.base[fi]+k]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

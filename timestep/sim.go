@@ -90,8 +90,9 @@ type Simulation struct {
 	Rigid    *rigid.System     // nil without rigid bodies
 	opt      SimOptions
 
-	disp     [][]float64
-	poses    [][3]float64   // the rigid bodies', indexed like disp, for contact.Config
+	families []family       // the kinds of body, in the order of the global body index
+	base     []int          // each family's first global body index
+	at       placement      // the contact configuration of the step's start, or its predicted end
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
 	turned   map[*Body]bool // linear bodies RotationWarnings has warned of
 	r        [][]float64
@@ -117,8 +118,7 @@ type stepWork struct {
 	prob               signorini.Problem
 	res                signorini.Result
 	vpred              [][]float64
-	loaded             []int // predict's columns of a compliance with an impulse
-	step               step  // what the phases of the step hand on
+	step               step // what the phases of the step hand on
 }
 
 // unitID is a unit's identity across steps (its candidate node, and which
@@ -202,18 +202,24 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
-	comps := make([]Compliance, len(bodies))
-	for i, b := range bodies {
-		s.disp = append(s.disp, make([]float64, 2*len(b.Space.Mesh.Nodes)))
-		s.r = append(s.r, make([]float64, b.Space.N()))
-		comps[i] = st.Compliance(i)
+	s.families = []family{&feFamily{st: st}}
+	if opt.Rigid != nil {
+		s.families = append(s.families, rigidFamily{opt.Rigid})
 	}
-	if s.Rigid != nil {
-		for i := range s.Rigid.Bodies {
-			eqs, c := s.Rigid.Compliance(i)
-			comps = append(comps, Compliance{Eqs: eqs, C: c})
-			s.r = append(s.r, make([]float64, len(eqs)))
+	var comps []Compliance
+	for _, f := range s.families {
+		s.base = append(s.base, len(s.r))
+		for k := range f.len() {
+			comps = append(comps, f.compliance(k))
+			s.r = append(s.r, make([]float64, f.dofs(k)))
 		}
+	}
+	s.at.disp = make([][]float64, len(s.r))
+	for i, b := range bodies {
+		s.at.disp[i] = make([]float64, 2*len(b.Space.Mesh.Nodes))
+	}
+	if opt.Rigid != nil {
+		s.at.poses = make([][3]float64, len(s.r))
 	}
 	if s.delassus, err = NewDelassus(comps...); err != nil {
 		return nil, err
@@ -221,14 +227,11 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	return s, nil
 }
 
-// TotalEnergy sums the accounts of the elastic and the rigid bodies.
+// TotalEnergy sums the accounts of every body.
 func (s *Simulation) TotalEnergy() Energy {
-	e := s.Stepper.TotalEnergy()
-	if s.Rigid != nil {
-		for i := range s.Rigid.Bodies {
-			r := s.Rigid.Energy(i)
-			e = e.Add(Energy{Kinetic: r.Kinetic, External: r.External, Numerical: r.Numerical, Contact: r.Contact})
-		}
+	var e Energy
+	for _, f := range s.families {
+		e = f.energy(e)
 	}
 	return e
 }
@@ -377,7 +380,6 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.free,        // the bodies' free velocities over the step
 		s.contact,     // the contact impulses, corrected about the predicted end
 		s.advance,     // the bodies' end state (Newton's updates re-solve contact)
-		s.finishRigid, // the rigid bodies' end state, checked
 	} {
 		if err := phase(k); err != nil {
 			return k.stats, err
@@ -410,12 +412,8 @@ type step struct {
 // tunnelled through a boundary since the last step, and notes the deepest.
 func (s *Simulation) place(k *step) error {
 	st := s.Stepper
-	for i := range s.disp {
-		b := st.Body(i)
-		b.Space.Expand(s.disp[i], b.Q, nil)
-	}
-	s.setPoses()
-	k.cfg = contact.Config{Time: k.t, Disp: s.disp, Poses: s.poses}
+	s.placeAll()
+	k.cfg = s.at.config(k.t)
 	deep := s.Detector.Deepest(k.cfg, st.Steps() == 0)
 	if ov := s.Detector.Missed(deep); len(ov) > 0 {
 		return s.overlapError(ov[0], st.Steps())
@@ -488,7 +486,7 @@ func (s *Simulation) contact(k *step) error {
 	}
 	for range maxCorrections {
 		vp := s.predict(k.vfree, k.h, k.th)
-		punits, _, err := s.Detector.Detect(contact.Config{Time: k.t + k.h, Disp: s.disp, Poses: s.poses})
+		punits, _, err := s.Detector.Detect(s.at.config(k.t + k.h))
 		if err != nil {
 			return err
 		}
@@ -532,75 +530,57 @@ func (s *Simulation) resolve(k *step) error {
 	return s.solveApply(k)
 }
 
-// advance ends the step of the finite-element bodies under the contact
-// impulses. A hyperelastic body's Newton loop solves the contact problem
-// again on each new tangent (see newton.go).
+// advance ends the step of every body under the contact impulses. While
+// a body asks for it (a hyperelastic body's Newton update, newton.go), the
+// contact problem is solved again on its new tangent.
 func (s *Simulation) advance(k *step) error {
-	st := s.Stepper
+	loaded := len(k.units) > 0
 	for {
-		if len(k.units) > 0 {
-			for i := range st.NumBodies() {
-				if err := st.AddImpulse(i, s.r[i]); err != nil {
-					return err
-				}
+		done := true
+		for fi, f := range s.families {
+			d, err := f.advance(s.impulsesOf(fi), loaded)
+			if err != nil {
+				return err
 			}
+			done = done && d
 		}
-		done, err := st.Advance()
-		if err != nil || done {
-			return err
+		if done {
+			break
 		}
 		k.stats.Newton++
-		if len(k.units) > 0 {
+		if loaded {
 			if err := s.resolve(k); err != nil {
 				return err
 			}
 		}
 	}
-}
-
-// finishRigid ends the step of the rigid bodies under their impulses and
-// refuses a state out of range or a body that tunnelled.
-func (s *Simulation) finishRigid(k *step) error {
-	if s.Rigid == nil {
-		return nil
-	}
-	n := s.Stepper.NumBodies()
-	if len(k.units) > 0 {
-		for i := n; i < len(s.r); i++ {
-			s.Rigid.AddImpulse(i-n, s.r[i])
+	for fi, f := range s.families {
+		if err := f.finish(s.impulsesOf(fi), loaded, k.stats.Step); err != nil {
+			return err
 		}
-	}
-	s.Rigid.Finish()
-	if err := s.Rigid.CheckState(); err != nil {
-		return fmt.Errorf("after step %d: %w", k.stats.Step, err)
-	}
-	if err := s.Rigid.Tunnelled(); err != nil {
-		return fmt.Errorf("step %d: %w", k.stats.Step, err)
 	}
 	return nil
 }
 
-// begin starts the step of the elastic and the rigid bodies and returns
-// their velocities at the start and their free velocities, indexed like
-// contact.Entry.Body.
+// impulsesOf is family fi's part of the generalised impulses s.r.
+func (s *Simulation) impulsesOf(fi int) [][]float64 {
+	b := s.base[fi]
+	return s.r[b : b+s.families[fi].len()]
+}
+
+// begin starts the step of every body and returns their velocities at
+// the start and their free velocities, indexed like contact.Entry.Body.
 func (s *Simulation) begin(t, h, th float64) (v0, vfree [][]float64, err error) {
-	st := s.Stepper
-	if err := st.Begin(); err != nil {
-		return nil, nil, err
-	}
-	n := st.NumBodies()
-	if s.Rigid != nil {
-		s.Rigid.Begin(t, h, th)
-		n += len(s.Rigid.Bodies)
-	}
 	w := &s.work
-	w.v0, w.vfree = reuse.Zeroed(w.v0, n), reuse.Zeroed(w.vfree, n)
-	for i := range n {
-		if k := i - st.NumBodies(); k >= 0 {
-			w.v0[i], w.vfree[i] = s.Rigid.Velocity(k), s.Rigid.FreeVelocity(k)
-			continue
+	w.v0, w.vfree = reuse.Zeroed(w.v0, len(s.r)), reuse.Zeroed(w.vfree, len(s.r))
+	for fi, f := range s.families {
+		if err := f.begin(t, h, th); err != nil {
+			return nil, nil, err
 		}
-		w.v0[i], w.vfree[i] = st.Body(i).V, st.FreeVelocity(i)
+		for k := range f.len() {
+			i := s.base[fi] + k
+			w.v0[i], w.vfree[i] = f.start(k)
+		}
 	}
 	return w.v0, w.vfree, nil
 }
@@ -638,85 +618,39 @@ func (s *Simulation) NodeDepths(dst [][]float64) [][]float64 {
 		dst = make([][]float64, st.NumBodies())
 	}
 	for i := range dst {
-		b := st.Body(i)
-		dst[i] = reuse.Zeroed(dst[i], len(b.Space.Mesh.Nodes))
-		b.Space.Expand(s.disp[i], b.Q, nil) // s.disp is set again at the next step's start
+		dst[i] = reuse.Zeroed(dst[i], len(st.Body(i).Space.Mesh.Nodes))
 	}
-	s.setPoses()
-	s.Detector.DepthsTo(dst, contact.Config{Time: st.Time(), Disp: s.disp, Poses: s.poses})
+	s.placeAll() // placed again at the next step's start
+	s.Detector.DepthsTo(dst, s.at.config(st.Time()))
 	return dst
 }
 
-// setPoses copies the rigid bodies' poses into s.poses.
-func (s *Simulation) setPoses() {
-	if s.Rigid == nil {
-		return
-	}
-	n := s.Stepper.NumBodies()
-	s.poses = reuse.Zeroed(s.poses, n+len(s.Rigid.Bodies))
-	for k, b := range s.Rigid.Bodies {
-		s.poses[n+k] = b.Q
+// placeAll writes every body's current configuration into s.at.
+func (s *Simulation) placeAll() {
+	for fi, f := range s.families {
+		for k := range f.len() {
+			f.place(k, s.base[fi]+k, &s.at)
+		}
 	}
 }
 
-// predict returns the end velocities the impulses s.r give (exact on the
-// contact DOFs, through their compliance; free elsewhere) and sets s.disp
-// and s.poses to the end configuration they give on the contact nodes and
-// the rigid bodies.
+// predict returns the end velocities the impulses s.r give and sets s.at
+// to the end configuration they reach (for finite-element bodies exact on
+// the contact DOFs, free elsewhere, and placed on the contact nodes).
 func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
-	st := s.Stepper
 	if len(s.work.vpred) != len(vfree) {
 		s.work.vpred = make([][]float64, len(vfree))
 	}
 	v := s.work.vpred
-	for i := range vfree {
-		v[i] = append(v[i][:0], vfree[i]...)
-		if k := i - st.NumBodies(); k >= 0 {
-			s.predictRigid(k, v[i], h, th)
-			continue
-		}
-		b := st.Body(i)
-		c := st.Compliance(i)
-		nb := len(c.Eqs)
-		// Few contact DOFs carry an impulse: sum over those columns only
-		// (the same sum, in the same order, less its zero terms).
-		loaded := s.work.loaded[:0]
-		for l, f := range c.Eqs {
-			if s.r[i][f] != 0 {
-				loaded = append(loaded, l)
-			}
-		}
-		s.work.loaded = loaded
-		for k, e := range c.Eqs {
-			var dv float64
-			row := c.C[k*nb : (k+1)*nb]
-			for _, l := range loaded {
-				dv += row[l] * s.r[i][c.Eqs[l]]
-			}
-			v[i][e] += dv
-			s.disp[i][b.Space.DOFs.DOF[e]] = b.Q[e] + h*(th*v[i][e]+(1-th)*b.V[e])
+	t := s.Stepper.Time()
+	for fi, f := range s.families {
+		for k := range f.len() {
+			i := s.base[fi] + k
+			v[i] = append(v[i][:0], vfree[i]...)
+			f.predict(k, i, v[i], s.r[i], t, h, th, &s.at)
 		}
 	}
 	return v
-}
-
-// predictRigid sets rigid body k's velocity v (its free velocity) to the
-// end velocity the impulses s.r give, and its pose in s.poses to the end
-// pose. A driven body's pose follows its motion.
-func (s *Simulation) predictRigid(k int, v []float64, h, th float64) {
-	b := s.Rigid.Bodies[k]
-	i := s.Stepper.NumBodies() + k
-	if b.Driven() {
-		t := s.Stepper.Time() + h
-		off, off0 := b.Motion.Offset(t), b.Motion.Offset(s.Stepper.Time())
-		s.poses[i] = [3]float64{b.Q[0] + off[0] - off0[0], b.Q[1] + off[1] - off0[1], b.Q[2]}
-		return
-	}
-	eqs, c := s.Rigid.Compliance(k)
-	for j := range eqs {
-		v[j] += c[j*len(eqs)+j] * s.r[i][j] // diagonal
-		s.poses[i][j] = b.Q[j] + h*(th*v[j]+(1-th)*b.V[j])
-	}
 }
 
 // startRigid sets the obstacle terms of units detected at the end of the
