@@ -87,7 +87,7 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 	approaching := false
 	for a := range units {
 		u := &units[a]
-		ul := s.lawOf(u)
+		ul := s.lawOf(a, u)
 		u0[a] = u.Velocity(v)
 		if ul.law == contact.Shock {
 			e[a] = ul.restitution

@@ -79,6 +79,14 @@ type ContactState struct {
 	Gap     float64    // weighted gap / weight: the mean gap, m
 	Weight  float64    // sum of the unit's P_ij, m^2: Impulse x Weight is in N s
 	Status  signorini.Status
+	// Body is the index of the body the unit's node belongs to, which its
+	// force acts on: finite-element bodies in order, then rigid bodies.
+	Body int
+	// Reverse marks a unit of an antagonist's node on the candidate's
+	// edges (the second pass of a pair).
+	Reverse bool
+
+	thickness float64 // m, that the impulse density is spread over (Force)
 }
 
 // Simulation runs bodies with contact: each step detection, free velocity,
@@ -91,6 +99,8 @@ type Simulation struct {
 	opt      SimOptions
 
 	families []family       // the kinds of body, in the order of the global body index
+	sources  []source       // where units come from: the pairs first, then the rigid bodies
+	paired   int            // the last step's units of the pairs, the first of s.contacts
 	base     []int          // each family's first global body index
 	at       placement      // the contact configuration of the step's start, or its predicted end
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
@@ -118,22 +128,15 @@ type stepWork struct {
 	prob               signorini.Problem
 	res                signorini.Result
 	vpred              [][]float64
-	step               step // what the phases of the step hand on
+	from, endFrom      []int // the sources' units' ranges at the start and at the predicted end
+	step               step  // what the phases of the step hand on
 }
 
-// unitID is a unit's identity across steps (its candidate node, and which
-// of its units in a valley; the antagonist edge changes while it slides).
+// unitID is a unit's identity across steps (source.id).
 type unitID struct {
 	pair, node      int
 	reverse, valley bool
 	a, b            int
-}
-
-func idOf(k contact.Key) unitID {
-	if k.Pair < 0 { // rigid bodies, the candidate's feature, an image
-		return unitID{pair: -1, node: k.Node, a: k.A, b: k.B, reverse: k.Reverse}
-	}
-	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
 }
 
 // NewSimulation marks every node of the detector's sides as a contact node
@@ -214,6 +217,10 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 			s.r = append(s.r, make([]float64, f.dofs(k)))
 		}
 	}
+	s.sources = []source{pairSource{det}}
+	if opt.Rigid != nil {
+		s.sources = append(s.sources, rigidSource{opt.Rigid, s.base[1]})
+	}
 	s.at.disp = make([][]float64, len(s.r))
 	for i, b := range bodies {
 		s.at.disp[i] = make([]float64, 2*len(b.Space.Mesh.Nodes))
@@ -271,10 +278,7 @@ func (s *Simulation) Contacts() []ContactState { return s.contacts }
 // unit's weight, over h and over the candidate's thickness; rigid bodies'
 // impulses are per m already).
 func (s *Simulation) Force(c ContactState) [2]float64 {
-	scale := c.Weight / s.Stepper.H()
-	if c.Key.Pair >= 0 {
-		scale /= s.Detector.Pairs[c.Key.Pair].Candidate.Thickness
-	}
+	scale := c.Weight / s.Stepper.H() / c.thickness
 	return [2]float64{scale * (c.Impulse[0]*c.N[0] + c.Impulse[1]*c.T[0]), scale * (c.Impulse[0]*c.N[1] + c.Impulse[1]*c.T[1])}
 }
 
@@ -287,8 +291,8 @@ func (s *Simulation) Force(c ContactState) [2]float64 {
 func (s *Simulation) PairForces() (force [][2]float64, closed []int) {
 	pairs := s.Detector.Pairs
 	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
-	for _, c := range s.contacts {
-		if c.Impulse[0] <= 0 || c.Key.Pair < 0 {
+	for _, c := range s.contacts[:s.paired] {
+		if c.Impulse[0] <= 0 {
 			continue
 		}
 		f, sign := s.Force(c), 1.0
@@ -395,10 +399,10 @@ func (s *Simulation) Step() (StepStats, error) {
 type step struct {
 	t, h, th   float64
 	cfg        contact.Config
-	units      []contact.Unit // every unit: the pairs' then the rigid bodies'
-	rigidUnits []contact.Unit
-	v0, vfree  [][]float64 // velocities at the start and free, as contact.Entry.Body indexes them
-	vpred      [][]float64 // the predicted end velocities the problem was built on, if any
+	units      []contact.Unit // every unit, each source's together, sources in order
+	from       []int          // where each source's units start in units, and their end
+	v0, vfree  [][]float64    // velocities at the start and free, as contact.Entry.Body indexes them
+	vpred      [][]float64    // the predicted end velocities the problem was built on, if any
 	prob       *signorini.Problem
 	u0, rigid1 [][2]float64
 	active     []bool
@@ -432,26 +436,26 @@ func (s *Simulation) place(k *step) error {
 	return nil
 }
 
-// detect finds the units of the pairs and of the rigid bodies.
+// detect finds the units of every source.
 func (s *Simulation) detect(k *step) error {
-	units, points, err := s.Detector.Detect(k.cfg)
-	if err != nil {
-		return err
-	}
-	for _, p := range points {
-		k.stats.MinGap = math.Min(k.stats.MinGap, p.Gap)
-	}
-	if s.Rigid != nil {
-		if k.rigidUnits, err = s.Rigid.Detect(s.Stepper.NumBodies()); err != nil {
+	k.from = append(s.work.from[:0], 0)
+	for j, src := range s.sources {
+		units, minGap, err := src.detect(k.cfg)
+		if err != nil {
 			return fmt.Errorf("step %d (t = %g): %w", k.stats.Step, k.t, err)
 		}
-		for _, u := range k.rigidUnits {
-			k.stats.MinGap = math.Min(k.stats.MinGap, u.Gap)
+		// The first source's storage (the Detector's, kept until its
+		// next detection but one) holds them all, as it has room.
+		if j == 0 {
+			k.units = units
+		} else {
+			k.units = append(k.units, units...)
 		}
-		units = append(units, k.rigidUnits...)
+		k.from = append(k.from, len(k.units))
+		k.stats.MinGap = math.Min(k.stats.MinGap, minGap)
 	}
-	k.units = units
-	k.stats.Units = len(units)
+	s.work.from = k.from
+	k.stats.Units = len(k.units)
 	if k.stats.Step == 1 {
 		s.InitialPenetration = math.Max(0, -k.stats.MinGap)
 	}
@@ -486,21 +490,50 @@ func (s *Simulation) contact(k *step) error {
 	}
 	for range maxCorrections {
 		vp := s.predict(k.vfree, k.h, k.th)
-		punits, _, err := s.Detector.Detect(s.at.config(k.t + k.h))
-		if err != nil {
+		units, from, deep, err := s.atEnd(k)
+		if err != nil || !deep {
 			return err
 		}
-		if !s.deep(punits) {
-			break
-		}
 		k.stats.Corrected++
-		k.units, k.vpred = append(punits, k.rigidUnits...), vp
-		s.startRigid(k.units, k.t)
+		k.units, k.from, k.vpred = units, from, vp
 		if err := s.resolve(k); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// atEnd asks every source for its units at the predicted end
+// configuration, and whether one is too deep there.
+func (s *Simulation) atEnd(k *step) (units []contact.Unit, from []int, deep bool, err error) {
+	cfg := s.at.config(k.t + k.h)
+	from = append(s.work.endFrom[:0], 0)
+	for j, src := range s.sources {
+		u, d, err := src.atEnd(cfg, k.units[k.from[j]:k.from[j+1]], k.t)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if j == 0 {
+			units = u
+		} else {
+			units = append(units, u...)
+		}
+		from, deep = append(from, len(units)), deep || d
+	}
+	// The ranges the step goes on with are the start's storage from now
+	// on, and the old start's the next correction's.
+	s.work.from, s.work.endFrom = from, s.work.from
+	return units, from, deep, nil
+}
+
+// sourceOf is the source of unit a of the step.
+func (s *Simulation) sourceOf(a int) source {
+	from := s.work.step.from
+	j := 0
+	for from[j+1] <= a {
+		j++
+	}
+	return s.sources[j]
 }
 
 // pose builds the contact problem of the step's units.
@@ -653,36 +686,6 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 	return v
 }
 
-// startRigid sets the obstacle terms of units detected at the end of the
-// step back to the obstacles' velocities at the start, t, as problem and
-// record expect.
-func (s *Simulation) startRigid(units []contact.Unit, t float64) {
-	for a := range units {
-		u := &units[a]
-		if u.Key.Pair < 0 {
-			continue
-		}
-		if o := s.Detector.Pairs[u.Key.Pair].Obstacle; o != nil && o.Motion != nil {
-			u.Rigid = u.RigidAt(o.Motion.Velocity(t))
-		}
-	}
-}
-
-// deep reports whether a unit is penetrated by more than predictTol of its
-// length.
-func (s *Simulation) deep(units []contact.Unit) bool {
-	for _, u := range units {
-		if u.Key.Pair < 0 {
-			continue
-		}
-		t := s.Detector.Pairs[u.Key.Pair].Candidate.Thickness
-		if u.Gap < -predictTol*u.Weight*u.Weight/t {
-			return true
-		}
-	}
-	return false
-}
-
 // problem builds the one-step contact problem: free local velocities, the
 // law's shift per unit, and W from the bodies' compliances.
 //
@@ -699,7 +702,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
 		u := &units[a]
-		ul := s.lawOf(u)
+		ul := s.lawOf(a, u)
 		rigid1[a] = u.Rigid
 		if ul.motion != nil {
 			rigid1[a] = u.RigidAt(ul.motion.Velocity(t + h))
@@ -747,21 +750,8 @@ type unitLaw struct {
 	restitution float64
 }
 
-func (s *Simulation) lawOf(u *contact.Unit) unitLaw {
-	if u.Key.Pair < 0 {
-		r := s.Rigid.RuleOfUnit(u.Key)
-		return unitLaw{r.Law, s.Rigid.Bodies[u.Key.B].Motion, pushReach * s.Rigid.Size(u.Key), r.Restitution}
-	}
-	pair := s.Detector.Pairs[u.Key.Pair]
-	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness}
-	if u.Key.Reverse {
-		ul.reach = 0 // found already inside: held, see contact.Detect
-	}
-	if pair.Obstacle != nil {
-		ul.motion = pair.Obstacle.Motion
-	}
-	return ul
-}
+// lawOf is unit a's law, as its source says.
+func (s *Simulation) lawOf(a int, u *contact.Unit) unitLaw { return s.sourceOf(a).law(u) }
 
 // positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.
@@ -805,7 +795,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	opt.Warm = s.work.warm
 	opt.Reuse = &s.work.res
 	for a, u := range units {
-		w := s.warm[idOf(u.Key)]
+		w := s.warm[s.sourceOf(a).id(u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
 	}
 	res, err := signorini.NLGS(p, opt)
@@ -820,7 +810,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	stats.Sweeps, stats.Residual, stats.Converged = res.Sweeps, res.Residual, err == nil
 	clear(s.warm)
 	for a, u := range units {
-		s.warm[idOf(u.Key)] = [2]float64{res.R[2*a], res.R[2*a+1]}
+		s.warm[s.sourceOf(a).id(u.Key)] = [2]float64{res.R[2*a], res.R[2*a+1]}
 	}
 	return res, nil
 }
@@ -832,7 +822,9 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 	s.contacts = s.contacts[:0]
 	for a := range units {
 		u := &units[a]
-		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight}
+		src := s.sourceOf(a)
+		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
+			Body: src.body(u.Key), Reverse: src.reverse(u.Key), thickness: src.thickness(u.Key)}
 		if res != nil && active[a] {
 			P := [2]float64{res.R[2*a], res.R[2*a+1]}
 			U1 := u.Velocity(v1)
@@ -864,6 +856,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		}
 		s.contacts = append(s.contacts, cs)
 	}
+	s.paired = s.work.step.from[1]
 	s.NormalWork += stats.NormalWork
 	s.PushOutWork += stats.PushOutWork
 	s.FrictionWork += stats.FrictionWork

@@ -218,17 +218,9 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 		weight[i] = c.Weight
 		f := sim.Force(c)
 		force[2*i], force[2*i+1] = f[0], f[1]
-		if c.Key.Pair < 0 {
-			body[i] = float64(sim.Stepper.NumBodies() + c.Key.A)
-			continue
-		}
-		p := sim.Detector.Pairs[c.Key.Pair]
-		body[i] = float64(p.Candidate.Body)
-		switch {
-		case c.Key.Reverse && p.Antagonist != nil:
-			rev[i], body[i] = 1, float64(p.Antagonist.Body)
-		case c.Key.Reverse: // a rigid body's vertex or disk on the side
-			rev[i], body[i] = 1, float64(p.Obstacle.Body)
+		body[i] = float64(c.Body)
+		if c.Reverse {
+			rev[i] = 1
 		}
 	}
 	g.AddPointScalar("impulse_normal", pn)

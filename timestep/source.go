@@ -1,0 +1,113 @@
+package timestep
+
+import (
+	"math"
+
+	"github.com/fecontact/fecontact/contact"
+)
+
+// source is where contact units come from, and what the step needs to
+// know of its units: their law, the motion of their antagonist, the
+// push-out reach and the restitution (unitLaw), their identity across
+// steps for the warm start, the body and the thickness their force is
+// for, and their units again at the end configuration a solve predicts
+// (the correction). The step keeps each source's units together, sources
+// in order (step.from), so that a unit's source is found by its place.
+//
+// Two implement it: the Detector's pairs, finite-element sides against
+// sides, obstacles and the outlines of rigid bodies (pairSource, here),
+// and the rigid bodies' contacts among themselves (rigidSource,
+// source_rigid.go). The pairs come first: Simulation.PairForces reads
+// their units as the first of the step's contacts.
+type source interface {
+	// detect returns the units at the configuration cfg and the smallest
+	// gap it saw (+Inf for none).
+	detect(cfg contact.Config) (units []contact.Unit, minGap float64, err error)
+	// atEnd returns the units at the predicted end configuration cfg,
+	// their obstacle terms at the start time t, and whether one is deeper
+	// than predictTol of its length; a source whose units do not follow
+	// the prediction returns start unchanged and false.
+	atEnd(cfg contact.Config, start []contact.Unit, t float64) (units []contact.Unit, deep bool, err error)
+	law(u *contact.Unit) unitLaw
+	id(k contact.Key) unitID
+	// body is the global index of the body the unit's node belongs to:
+	// the body its force acts on.
+	body(k contact.Key) int
+	// thickness is the thickness the unit's impulse density is spread
+	// over (m): its force is per m of it.
+	thickness(k contact.Key) float64
+	// reverse tells a unit of an antagonist's node on the candidate's
+	// edges (the second pass of a pair).
+	reverse(k contact.Key) bool
+}
+
+// pairSource is the units of the Detector's pairs.
+type pairSource struct {
+	det *contact.Detector
+}
+
+func (p pairSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
+	units, points, err := p.det.Detect(cfg)
+	minGap := math.Inf(1)
+	for _, pt := range points {
+		minGap = math.Min(minGap, pt.Gap)
+	}
+	return units, minGap, err
+}
+
+// atEnd detects at the predicted end; the units' obstacle terms go back to
+// the obstacles' velocities at the start, as problem and record expect.
+func (p pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) ([]contact.Unit, bool, error) {
+	units, _, err := p.det.Detect(cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	deep := false
+	for a := range units {
+		u := &units[a]
+		pair := p.det.Pairs[u.Key.Pair]
+		deep = deep || u.Gap < -predictTol*u.Weight*u.Weight/pair.Candidate.Thickness
+	}
+	if !deep {
+		return units, false, nil
+	}
+	for a := range units {
+		u := &units[a]
+		if o := p.det.Pairs[u.Key.Pair].Obstacle; o != nil && o.Motion != nil {
+			u.Rigid = u.RigidAt(o.Motion.Velocity(t))
+		}
+	}
+	return units, true, nil
+}
+
+func (p pairSource) law(u *contact.Unit) unitLaw {
+	pair := p.det.Pairs[u.Key.Pair]
+	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness}
+	if u.Key.Reverse {
+		ul.reach = 0 // found already inside: held, see contact.Detect
+	}
+	if pair.Obstacle != nil {
+		ul.motion = pair.Obstacle.Motion
+	}
+	return ul
+}
+
+// id is the unit's candidate node, and which of its units in a valley: the
+// antagonist edge changes while it slides.
+func (p pairSource) id(k contact.Key) unitID {
+	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
+}
+
+func (p pairSource) body(k contact.Key) int {
+	pair := p.det.Pairs[k.Pair]
+	switch {
+	case k.Reverse && pair.Antagonist != nil:
+		return pair.Antagonist.Body
+	case k.Reverse: // a rigid body's vertex or disk on the side
+		return pair.Obstacle.Body
+	}
+	return pair.Candidate.Body
+}
+
+func (p pairSource) thickness(k contact.Key) float64 { return p.det.Pairs[k.Pair].Candidate.Thickness }
+func (p pairSource) reverse(k contact.Key) bool      { return k.Reverse }
