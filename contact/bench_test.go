@@ -39,3 +39,39 @@ func BenchmarkDetect(b *testing.B) {
 	}
 	b.ReportMetric(float64(n+1)*float64(b.N)/b.Elapsed().Seconds(), "candidates/s")
 }
+
+// BenchmarkDeepest: the depth measure of the colliding blocks at refine 16
+// (a 160 x 160 cell block resting on a 480 x 160 one, its bottom 1 nm
+// into the other's top), both ways, against detection on the same pair.
+func BenchmarkDeepest(b *testing.B) {
+	lower, _ := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 480, 160, mesh.Q4)
+	upper, _ := mesh.Rectangle([2]float64{0.02, 0.04 - 1e-9}, 0.04, 0.04, 160, 160, mesh.Q4)
+	dl, _ := assemble.NewDOFMap(lower, nil)
+	du, _ := assemble.NewDOFMap(upper, nil)
+	cand, err := NewSide(1, upper, du, "bottom", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ant, err := NewSide(0, lower, dl, "top", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := NewDetector(&Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Alert: 1e-5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("deepest", func(b *testing.B) {
+		for b.Loop() {
+			if deep := d.Deepest(Config{}, false); deep[0].Depth < 0.9e-9 {
+				b.Fatalf("depth %g, want 1e-9", deep[0].Depth)
+			}
+		}
+	})
+	b.Run("detect", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := d.Detect(Config{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -119,9 +119,11 @@ func (d *Detector) boundary(m *mesh.Mesh) []mesh.Edge {
 // from one configuration to the next.
 type gauge struct {
 	// A body: its boundary as segments (quadratic edges as two chords).
-	segs   [][2][2]float64
-	lo, hi [2]float64 // the body's bounding box
-	body   bool
+	segs    [][2][2]float64
+	lo, hi  [2]float64 // the body's bounding box
+	body    bool
+	grid    segGrid // over segs, when there are many
+	gridded bool
 
 	// An obstacle: a disc, or the polyline pts, closed or not.
 	disc   bool
@@ -136,7 +138,7 @@ type gauge struct {
 // A point outside the boundary's box, most of a side's nodes, is outside
 // at once.
 func (g *gauge) setBody(boundary []mesh.Edge, m *mesh.Mesh, u []float64) {
-	*g = gauge{segs: g.segs[:0], pts: g.pts[:0], body: true}
+	*g = gauge{segs: g.segs[:0], pts: g.pts[:0], body: true, grid: g.grid}
 	at := func(n int) [2]float64 {
 		p := m.Nodes[n]
 		if u != nil {
@@ -157,12 +159,19 @@ func (g *gauge) setBody(boundary []mesh.Edge, m *mesh.Mesh, u []float64) {
 			g.lo[k], g.hi[k] = math.Min(g.lo[k], s[0][k]), math.Max(g.hi[k], s[0][k])
 		}
 	}
+	if g.gridded = len(g.segs) > gridSegments; g.gridded {
+		g.grid.build(g.segs, g.lo, g.hi)
+	}
 }
+
+// gridSegments is the number of boundary segments above which the gauge
+// indexes them in a grid: below it, testing them all costs less.
+const gridSegments = 64
 
 // setObstacle sets g to the obstacle o in cfg (nil, or one whose pose is
 // missing, which Detect reports: nothing is inside).
 func (g *gauge) setObstacle(o *Obstacle, cfg Config) {
-	*g = gauge{segs: g.segs[:0], pts: g.pts[:0]}
+	*g = gauge{segs: g.segs[:0], pts: g.pts[:0], grid: g.grid}
 	if o == nil {
 		return
 	}
@@ -194,6 +203,12 @@ func (g *gauge) depth(x [2]float64) float64 {
 func (g *gauge) bodyDepth(x [2]float64) float64 {
 	if x[0] <= g.lo[0] || x[0] >= g.hi[0] || x[1] <= g.lo[1] || x[1] >= g.hi[1] {
 		return 0
+	}
+	if g.gridded {
+		if !g.grid.inside(x, g.segs, g.lo, g.hi) {
+			return 0
+		}
+		return math.Sqrt(g.grid.nearest2(x, g.segs))
 	}
 	inside := false
 	for _, s := range g.segs {
