@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/run"
 	"github.com/fecontact/fecontact/scene"
 )
 
@@ -133,7 +134,7 @@ func benchOne(name string, refine int, kind string, steps int, w io.Writer) (ben
 		b.DOFs += body.Space.N()
 		b.FactorBytes += 8 * float64(sim.Stepper.FactorStats(i).NNZL)
 	}
-	var sum summary
+	var sum run.Stats
 	tick := newTicker(w, fmt.Sprintf("%s refine %d: step", name, refine), b.Steps)
 	start = time.Now()
 	for k := 0; k < b.Steps; k++ {
@@ -141,16 +142,16 @@ func benchOne(name string, refine int, kind string, steps int, w io.Writer) (ben
 		if err != nil {
 			return benchRow{}, err
 		}
-		sum.add(st)
+		sum.Add(st)
 		tick.tick(k+1, nil)
 	}
 	b.Stepping = time.Since(start).Seconds()
-	b.Solve = solveTime(sim).Seconds()
-	if sum.contactSteps > 0 {
-		b.Units = float64(sum.units) / float64(sum.contactSteps)
-		b.Sweeps = float64(sum.sweeps) / float64(sum.contactSteps)
+	b.Solve = run.OneSolve(sim).Seconds()
+	if sum.ContactSteps > 0 {
+		b.Units = float64(sum.Units) / float64(sum.ContactSteps)
+		b.Sweeps = float64(sum.Sweeps) / float64(sum.ContactSteps)
 	}
-	b.Depth = sum.deepest.Deepest.Depth
-	b.PeakKB, _ = strconv.Atoi(strings.TrimSuffix(peakMemory(), " kB"))
+	b.Depth = sum.Deepest.Deepest.Depth
+	b.PeakKB, _ = strconv.Atoi(strings.TrimSuffix(run.PeakMemory(), " kB"))
 	return b, nil
 }

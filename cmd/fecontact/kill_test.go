@@ -22,7 +22,7 @@ import (
 // FECONTACT_AS_MAIN set), so that it can be sent signals.
 func TestMain(m *testing.M) {
 	if os.Getenv("FECONTACT_AS_MAIN") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -30,7 +30,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // errUsage marks errors in the command line itself (exit status 2).
@@ -57,8 +57,8 @@ func commands() []command {
 	}
 }
 
-// run executes one command line and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+// execute runs one command line and returns the exit status.
+func execute(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {

@@ -16,7 +16,7 @@ import (
 
 func fecontact(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = execute(args, &o, &e)
 	return code, o.String(), e.String()
 }
 

@@ -3,24 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/results"
-	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/run"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
@@ -176,10 +173,9 @@ func exampleScene(name string) (*scene.Scene, error) {
 	return sc, err
 }
 
-// simulate builds and runs a scene, writing the outputs as it goes, and
-// returns the figures a sweep gathers.
+// simulate runs a scene with the flags (run.Scene), printing as it goes
+// and the summary at the end, and returns the figures a sweep gathers.
 func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, error) {
-	start := time.Now()
 	// SIGINT and SIGTERM end the run after the current step (the first
 	// step when they come during set-up), with every output complete up
 	// to it; a second signal kills at once.
@@ -197,157 +193,65 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, 
 	case *rf.export > sc.Steps():
 		return results.Figures{}, fmt.Errorf("%w: --export-step %d: the scene has %d steps", errUsage, *rf.export, sc.Steps())
 	}
-	model, err := sc.Model(scene.Variant{Refine: *rf.refine, Kind: *rf.kind})
-	if err != nil {
-		return results.Figures{}, err
-	}
-	// The step may solve several problems (a correction, Newton updates):
-	// each overwrites the file, which keeps the last, the one applied.
-	var exported, solved int
-	exportPath := filepath.Join(*rf.out, fmt.Sprintf("problem_%d.json", *rf.export))
-	export := func(step int, p *signorini.Problem) error {
-		if step != *rf.export {
-			return nil
-		}
-		if err := signorini.WriteProblem(exportPath, fmt.Sprintf("%s step %d", sc.Name, step), p); err != nil {
-			return err
-		}
-		exported, solved = p.W.Contacts(), solved+1
-		return nil
-	}
-	defer func() {
-		if solved > 0 {
-			fmt.Fprintf(stdout, "wrote %s (%d contacts; the last of the %d problems step %d solved, the one whose solution it applied)\n", exportPath, exported, solved, *rf.export)
-		}
-	}()
-	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
-		return results.Figures{}, err
-	}
-	sim, err := model.Simulation(export)
-	if err != nil {
-		return results.Figures{}, err
-	}
-	setup := time.Since(start)
-	steps := sc.Steps()
-	if *rf.steps > 0 {
-		steps = min(steps, *rf.steps)
-	}
-	if *rf.every > 0 {
-		sc.Output.Every = *rf.every
-	}
-	if err := os.MkdirAll(*rf.out, 0o755); err != nil {
-		return results.Figures{}, err
-	}
-	if n, err := results.Clear(*rf.out); err != nil {
-		return results.Figures{}, err
-	} else if n > 0 && !*rf.quiet {
-		fmt.Fprintf(stdout, "removed %d files of an earlier run from %s\n", n, *rf.out)
-	}
-	if err := atomicfile.Write(filepath.Join(*rf.out, sceneAsRun), func(w io.Writer) error {
-		_, err := io.WriteString(w, sc.Text)
-		return err
-	}); err != nil {
-		return results.Figures{}, err
-	}
-	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
-	gaps, _ := sc.GapPairs() // checked with the scene
-	opt := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps}
-	if p := sc.Output.Profile; p != nil {
-		opt.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
-	}
-	out, err := results.NewWriter(*rf.out, sim, opt)
-	if err != nil {
-		return results.Figures{}, err
-	}
-	dofs := 0
-	for _, b := range model.Bodies {
-		dofs += b.Space.N()
-	}
-	rigidBodies := ""
-	if model.Rigid != nil {
-		rigidBodies = fmt.Sprintf(", %d rigid bodies", len(model.Rigid.Bodies))
+	ex := exporter{dir: *rf.out, step: *rf.export, scene: sc.Name}
+	defer ex.report(stdout)
+	var prog *progress
+	opt := run.Options{Dir: *rf.out, Variant: scene.Variant{Refine: *rf.refine, Kind: *rf.kind}, Steps: *rf.steps, Every: *rf.every,
+		Command: rf.command, Version: version(), OnProblem: ex.export,
+		Progress: func(done, total int, sim *timestep.Simulation) {
+			if prog == nil {
+				prog = newProgress(stdout, total, *rf.quiet)
+			}
+			prog.update(done, sim)
+		},
+		Warn: func(line string) { fmt.Fprintln(stdout, line) },
 	}
 	if !*rf.quiet {
-		fmt.Fprintf(stdout, "%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)\n",
-			sc.Name, len(model.Bodies), dofs, rigidBodies, steps, sc.Time.H, setup.Seconds())
+		opt.Say = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	for _, w := range model.Warnings() {
-		fmt.Fprintf(stdout, "warning: %s\n", w)
+	r, err := run.Scene(ctx, sc, opt)
+	if prog != nil {
+		prog.done()
 	}
-	prog := newProgress(stdout, steps, *rf.quiet)
-	var sum summary
-	if err := out.Record(timestep.StepStats{}, true); err != nil {
-		return results.Figures{}, out.Abandon(err)
-	}
-	loop := time.Now()
-	done := 0
-	for done < steps {
-		st, err := sim.Step()
-		if err != nil {
-			return results.Figures{}, out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
-		}
-		done++
-		sum.add(st)
-		for _, w := range sim.RotationWarnings() {
-			fmt.Fprintf(stdout, "warning: %s\n", w)
-			sum.warnings = append(sum.warnings, w)
-		}
-		interrupted := ctx.Err() != nil
-		if err := out.Record(st, done%sc.Output.Every == 0 || done == steps || interrupted); err != nil {
-			return results.Figures{}, out.Abandon(err)
-		}
-		prog.update(done, sim)
-		if interrupted {
-			break
-		}
-	}
-	elapsed := time.Since(loop)
-	prog.done()
-	if err := out.Close(); err != nil {
+	if r == nil {
 		return results.Figures{}, err
 	}
-	var report bytes.Buffer
-	if done < steps {
-		fmt.Fprintf(&report, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", done, steps, sim.Stepper.Time(), *rf.out)
-	}
-	fmt.Fprintf(&report, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n",
-		version(), start.Format(time.RFC3339), rf.command, sc.Name, sceneAsRun)
-	sum.print(&report, sim, out.InitialBalance(), done, elapsed, *rf.out)
-	if model.Rigid != nil {
-		path := filepath.Join(*rf.out, "state.json")
-		if err := results.WriteState(path, results.StateOf(sc.Name, done, sim.Stepper.Time(), model.Rigid)); err != nil {
-			return results.Figures{}, err
-		}
-		fmt.Fprintf(&report, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Stepper.Time())
-	}
-	perStep := elapsed.Seconds() / float64(max(done, 1))
-	if sim.Stepper.NumBodies() > 0 {
-		solve := solveTime(sim)
-		fmt.Fprintf(&report, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
-			1e3*perStep, perStep/solve.Seconds(), 1e3*solve.Seconds(), peakMemory())
-	} else {
-		fmt.Fprintf(&report, "cost: %.3g ms per step; peak memory %s\n", 1e3*perStep, peakMemory())
-	}
-	stdout.Write(report.Bytes())
-	if err := atomicfile.Write(filepath.Join(*rf.out, "summary.txt"), func(w io.Writer) error {
-		_, err := w.Write(report.Bytes())
-		return err
-	}); err != nil {
-		return results.Figures{}, err
-	}
-	if done < steps {
-		return out.Figures(), fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so)", errInterrupted, done, steps, *rf.out)
-	}
-	return out.Figures(), nil
+	io.WriteString(stdout, r.Summary)
+	return r.Figures, err
 }
 
-// sceneAsRun is the copy of the scene a run keeps in its folder: named
-// apart from the user's scene.toml, which a run into its own folder must
-// not overwrite or clear.
-const sceneAsRun = "scene-as-run.toml"
+// exporter writes the contact problem of one step (--export-step) in the
+// fc2d format. The step may solve several problems (a correction, Newton
+// updates): each overwrites the file, which keeps the last, the one
+// applied.
+type exporter struct {
+	dir, scene       string
+	step             int
+	contacts, solved int
+}
 
-// errInterrupted is a run stopped by SIGINT or SIGTERM (exit status 130).
-var errInterrupted = errors.New("interrupted")
+func (e *exporter) path() string { return filepath.Join(e.dir, fmt.Sprintf("problem_%d.json", e.step)) }
+
+func (e *exporter) export(step int, p *signorini.Problem) error {
+	if step != e.step {
+		return nil
+	}
+	if err := signorini.WriteProblem(e.path(), fmt.Sprintf("%s step %d", e.scene, step), p); err != nil {
+		return err
+	}
+	e.contacts, e.solved = p.W.Contacts(), e.solved+1
+	return nil
+}
+
+func (e *exporter) report(w io.Writer) {
+	if e.solved > 0 {
+		fmt.Fprintf(w, "wrote %s (%d contacts; the last of the %d problems step %d solved, the one whose solution it applied)\n", e.path(), e.contacts, e.solved, e.step)
+	}
+}
+
+// errInterrupted is a command stopped by SIGINT or SIGTERM (exit status
+// 130).
+var errInterrupted = run.ErrInterrupted
 
 // interruptible returns a context that SIGINT or SIGTERM ends, for a
 // command to stop at its next consistent point; the first signal also
@@ -361,35 +265,4 @@ func interruptible() (context.Context, context.CancelFunc) {
 		stop()
 	}()
 	return ctx, stop
-}
-
-// solveTime is the best of five forward-and-backward substitutions with
-// every body's factor, one after the other: the floor of a step's cost.
-func solveTime(sim *timestep.Simulation) time.Duration {
-	best := time.Duration(math.MaxInt64)
-	for k := 0; k < 5; k++ {
-		start := time.Now()
-		for i := 0; i < sim.Stepper.NumBodies(); i++ {
-			b := sim.Stepper.Body(i)
-			x := make([]float64, b.Space.N())
-			sim.Stepper.Solve(i, x, b.V)
-		}
-		best = min(best, time.Since(start))
-	}
-	return best
-}
-
-// peakMemory reads the process's peak resident memory (Linux), or says it
-// is unknown.
-func peakMemory() string {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
-		}
-	}
-	return "unknown"
 }

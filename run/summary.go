@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -22,24 +22,30 @@ func balanceError(err, e0, external float64) string {
 	return fmt.Sprintf("balance error %.2g J, %.2g relative to %.6g J (the initial energy or the external work, the larger)", err, math.Abs(err)/scale, scale)
 }
 
-// summary accumulates per-step statistics for the final report.
-type summary struct {
-	contactSteps, units, sweeps, maxSweeps, unconverged int
-	steps, newton, maxNewton, factors                   int
-	minGap, maxResidual                                 float64
-	deepest                                             timestep.StepStats // the step of the deepest node inside the other body
-	init                                                bool
-	warnings                                            []string // said during the run (Simulation.RotationWarnings)
+// Stats accumulate the steps' statistics for a run's summary.
+type Stats struct {
+	// ContactSteps counts the steps with a contact unit; Units and Sweeps
+	// are summed over them.
+	ContactSteps, Units, Sweeps int
+	// Deepest is the step of the deepest node inside the other body.
+	Deepest timestep.StepStats
+
+	maxSweeps, unconverged            int
+	steps, newton, maxNewton, factors int
+	minGap, maxResidual               float64
+	init                              bool
+	warnings                          []string // said during the run (Simulation.RotationWarnings)
 }
 
-func (s *summary) add(st timestep.StepStats) {
+// Add takes a step's statistics.
+func (s *Stats) Add(st timestep.StepStats) {
 	if !s.init {
 		s.minGap, s.init = math.Inf(1), true
 	}
 	if st.Units > 0 {
-		s.contactSteps++
-		s.units += st.Units
-		s.sweeps += st.Sweeps
+		s.ContactSteps++
+		s.Units += st.Units
+		s.Sweeps += st.Sweeps
 		s.maxSweeps = max(s.maxSweeps, st.Sweeps)
 		s.maxResidual = math.Max(s.maxResidual, st.Residual)
 		if !st.Converged {
@@ -47,8 +53,8 @@ func (s *summary) add(st timestep.StepStats) {
 		}
 	}
 	s.minGap = math.Min(s.minGap, st.MinGap)
-	if st.Deepest.Depth > s.deepest.Deepest.Depth {
-		s.deepest = st
+	if st.Deepest.Depth > s.Deepest.Deepest.Depth {
+		s.Deepest = st
 	}
 	s.steps++
 	s.newton += st.NewtonIterations
@@ -60,12 +66,12 @@ func (s *summary) add(st timestep.StepStats) {
 // (blocks stacked on computed coordinates): a tenth of a nanometre.
 const penetrationRoundOff = 1e-10
 
-func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps int, elapsed time.Duration, dir string) {
+func (s *Stats) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps int, elapsed time.Duration, dir string) {
 	e := sim.TotalEnergy()
 	fmt.Fprintf(w, "done: %d steps in %.2f s (%.3g ms per step)\n", steps, elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
-	if s.contactSteps > 0 {
+	if s.ContactSteps > 0 {
 		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
-			s.contactSteps, float64(s.units)/float64(s.contactSteps), float64(s.sweeps)/float64(s.contactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
+			s.ContactSteps, float64(s.Units)/float64(s.ContactSteps), float64(s.Sweeps)/float64(s.ContactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
 	}
 	if s.newton > 0 {
 		fmt.Fprintf(w, "Newton: %.2f iterations per step (max %d), %.2f factorisations of the hyperelastic bodies' tangents per step\n",
@@ -74,7 +80,7 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if !math.IsInf(s.minGap, 1) {
 		fmt.Fprintf(w, "smallest gap of a candidate node: %.3g m\n", s.minGap)
 	}
-	if d := s.deepest; d.Deepest.Depth > 0 {
+	if d := s.Deepest; d.Deepest.Depth > 0 {
 		fmt.Fprintf(w, "deepest node inside the other body or obstacle: at the start of step %d, %s\n", d.Step, sim.Describe(d.Deepest))
 	}
 	for _, m := range s.warnings {
@@ -95,7 +101,7 @@ func (s *summary) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps
 	if _, err := os.Stat(filepath.Join(dir, "obstacles.pvd")); err == nil {
 		files += ", obstacles.pvd"
 	}
-	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt, %s", dir, files, sceneAsRun)
+	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt, %s", dir, files, SceneAsRun)
 	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			fmt.Fprint(w, ", "+f)

@@ -1,0 +1,272 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/signorini"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// Options says how to run a scene.
+type Options struct {
+	// Dir is the output folder, created if needed; the files of an
+	// earlier run in it are removed first.
+	Dir     string
+	Variant scene.Variant
+	// Steps stops the run after this many steps (0: the scene's
+	// duration); Every writes the fields every this many steps (0: the
+	// scene's [output] every).
+	Steps, Every int
+	// Command and Version say what made the run, in summary.txt.
+	Command, Version string
+	// OnProblem sees every contact problem the run solves (SimOptions).
+	OnProblem func(step int, p *signorini.Problem) error
+	// Progress, when set, is called after every step.
+	Progress func(done, total int, sim *timestep.Simulation)
+	// Say, when set, gets what the run has to say as it goes: the earlier
+	// files removed, the scene's size; Warn its warnings.
+	Say, Warn func(line string)
+}
+
+// Report is what a run did.
+type Report struct {
+	Done, Steps int                  // steps done, of those asked for
+	Summary     string               // what summary.txt holds
+	Figures     results.Figures      // for a parameter study
+	Sim         *timestep.Simulation // at the end
+}
+
+// ErrInterrupted is a run stopped through its context: every output is
+// complete up to the step it stopped after.
+var ErrInterrupted = errors.New("interrupted")
+
+// SceneAsRun is the copy of the scene a run keeps in its folder: named
+// apart from a user's scene.toml, which a run into its own folder must
+// not overwrite or clear.
+const SceneAsRun = "scene-as-run.toml"
+
+// Scene builds and runs a scene, writing its outputs into opt.Dir as it
+// goes. When ctx ends, the run stops after the current step with every
+// output complete up to it, and returns the report with ErrInterrupted.
+func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
+	start := time.Now()
+	if err := check(sc, opt); err != nil {
+		return nil, err
+	}
+	model, err := sc.Model(opt.Variant)
+	if err != nil {
+		return nil, err
+	}
+	sim, err := model.Simulation(opt.OnProblem)
+	if err != nil {
+		return nil, err
+	}
+	setup := time.Since(start)
+	r := &Report{Steps: sc.Steps(), Sim: sim}
+	if opt.Steps > 0 {
+		r.Steps = min(r.Steps, opt.Steps)
+	}
+	if opt.Every > 0 {
+		sc.Output.Every = opt.Every
+	}
+	out, err := prepare(sc, sim, opt)
+	if err != nil {
+		return nil, err
+	}
+	opt.say("%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)",
+		sc.Name, len(model.Bodies), dofs(model), rigidBodies(model), r.Steps, sc.Time.H, setup.Seconds())
+	for _, w := range model.Warnings() {
+		opt.warn(w)
+	}
+	sum, elapsed, err := steps(ctx, sc, sim, out, r, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.Close(); err != nil {
+		return nil, err
+	}
+	r.Figures = out.Figures()
+	if err := r.finish(sc, model, sum, out.InitialBalance(), start, elapsed, opt); err != nil {
+		return nil, err
+	}
+	if r.Done < r.Steps {
+		return r, fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so)", ErrInterrupted, r.Done, r.Steps, opt.Dir)
+	}
+	return r, nil
+}
+
+// check refuses options out of range.
+func check(sc *scene.Scene, opt Options) error {
+	switch {
+	case opt.Variant.Refine < 0:
+		return fmt.Errorf("refine %d: expected a whole number >= 1", opt.Variant.Refine)
+	case opt.Steps < 0:
+		return fmt.Errorf("steps %d: expected a number of steps >= 1 (0: the scene's duration)", opt.Steps)
+	case opt.Every < 0:
+		return fmt.Errorf("every %d: expected a number of steps >= 1 (0: the scene's [output] every)", opt.Every)
+	case opt.Dir == "":
+		return errors.New("no output folder")
+	}
+	return nil
+}
+
+// prepare clears the folder of an earlier run's files, keeps the scene
+// as run, and opens the outputs.
+func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*results.Writer, error) {
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	if n, err := results.Clear(opt.Dir); err != nil {
+		return nil, err
+	} else if n > 0 {
+		opt.say("removed %d files of an earlier run from %s", n, opt.Dir)
+	}
+	if err := atomicfile.Write(filepath.Join(opt.Dir, SceneAsRun), func(w io.Writer) error {
+		_, err := io.WriteString(w, sc.Text)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
+	gaps, _ := sc.GapPairs() // checked with the scene
+	o := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps}
+	if p := sc.Output.Profile; p != nil {
+		o.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
+	}
+	return results.NewWriter(opt.Dir, sim, o)
+}
+
+// steps runs the steps, recording each, until the last or ctx's end.
+func steps(ctx context.Context, sc *scene.Scene, sim *timestep.Simulation, out *results.Writer, r *Report, opt Options) (*Stats, time.Duration, error) {
+	sum := &Stats{}
+	if err := out.Record(timestep.StepStats{}, true); err != nil {
+		return nil, 0, out.Abandon(err)
+	}
+	loop := time.Now()
+	for r.Done < r.Steps {
+		st, err := sim.Step()
+		if err != nil {
+			return nil, 0, out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
+		}
+		r.Done++
+		sum.Add(st)
+		for _, w := range sim.RotationWarnings() {
+			opt.warn(w)
+			sum.warnings = append(sum.warnings, w)
+		}
+		interrupted := ctx.Err() != nil
+		if err := out.Record(st, r.Done%sc.Output.Every == 0 || r.Done == r.Steps || interrupted); err != nil {
+			return nil, 0, out.Abandon(err)
+		}
+		if opt.Progress != nil {
+			opt.Progress(r.Done, r.Steps, sim)
+		}
+		if interrupted {
+			break
+		}
+	}
+	return sum, time.Since(loop), nil
+}
+
+// finish writes the summary (and the rigid bodies' state).
+func (r *Report) finish(sc *scene.Scene, model *scene.Model, sum *Stats, e0 float64, start time.Time, elapsed time.Duration, opt Options) error {
+	sim := r.Sim
+	var b bytes.Buffer
+	if r.Done < r.Steps {
+		fmt.Fprintf(&b, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Stepper.Time(), opt.Dir)
+	}
+	fmt.Fprintf(&b, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n", opt.Version, start.Format(time.RFC3339), opt.Command, sc.Name, SceneAsRun)
+	sum.print(&b, sim, e0, r.Done, elapsed, opt.Dir)
+	if model.Rigid != nil {
+		path := filepath.Join(opt.Dir, "state.json")
+		if err := results.WriteState(path, results.StateOf(sc.Name, r.Done, sim.Stepper.Time(), model.Rigid)); err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Stepper.Time())
+	}
+	perStep := elapsed.Seconds() / float64(max(r.Done, 1))
+	if sim.Stepper.NumBodies() > 0 {
+		solve := OneSolve(sim)
+		fmt.Fprintf(&b, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
+			1e3*perStep, perStep/solve.Seconds(), 1e3*solve.Seconds(), PeakMemory())
+	} else {
+		fmt.Fprintf(&b, "cost: %.3g ms per step; peak memory %s\n", 1e3*perStep, PeakMemory())
+	}
+	r.Summary = b.String()
+	return atomicfile.Write(filepath.Join(opt.Dir, "summary.txt"), func(w io.Writer) error {
+		_, err := io.WriteString(w, r.Summary)
+		return err
+	})
+}
+
+func (o Options) say(format string, a ...any) {
+	if o.Say != nil {
+		o.Say(fmt.Sprintf(format, a...))
+	}
+}
+
+func (o Options) warn(w string) {
+	if o.Warn != nil {
+		o.Warn("warning: " + w)
+	}
+}
+
+func dofs(m *scene.Model) int {
+	n := 0
+	for _, b := range m.Bodies {
+		n += b.Space.N()
+	}
+	return n
+}
+
+func rigidBodies(m *scene.Model) string {
+	if m.Rigid == nil {
+		return ""
+	}
+	return fmt.Sprintf(", %d rigid bodies", len(m.Rigid.Bodies))
+}
+
+// OneSolve is the best of five forward-and-backward substitutions with
+// every finite-element body's factor, one after the other: the floor of a
+// step's cost.
+func OneSolve(sim *timestep.Simulation) time.Duration {
+	best := time.Duration(math.MaxInt64)
+	for range 5 {
+		start := time.Now()
+		for i := range sim.Stepper.NumBodies() {
+			b := sim.Stepper.Body(i)
+			x := make([]float64, b.Space.N())
+			sim.Stepper.Solve(i, x, b.V)
+		}
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// PeakMemory is the process's peak resident memory (Linux), or
+// "unknown".
+func PeakMemory() string {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}

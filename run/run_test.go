@@ -1,0 +1,87 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+func blocks(t *testing.T) *scene.Scene {
+	t.Helper()
+	data, err := examples.Scene("colliding-blocks")
+	require.NoError(t, err)
+	sc, err := scene.Decode(bytes.NewReader(data), "colliding-blocks.toml")
+	require.NoError(t, err)
+	return sc
+}
+
+// TestSceneInterrupted: a run whose context ends stops after that step
+// with ErrInterrupted, its history complete up to it and its summary
+// saying so; what it says and its progress come through the options.
+func TestSceneInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var said []string
+	last := 0
+	opt := Options{Dir: dir, Steps: 300, Command: "test", Version: "v0",
+		Progress: func(done, total int, sim *timestep.Simulation) {
+			require.Equal(t, 300, total)
+			require.Equal(t, last+1, done)
+			last = done
+			if done == 57 {
+				cancel()
+			}
+		},
+		Say: func(line string) { said = append(said, line) },
+	}
+	r, err := Scene(ctx, blocks(t), opt)
+	require.ErrorIs(t, err, ErrInterrupted)
+	require.NotNil(t, r)
+	assert.Equal(t, 58, r.Done, "the step under way when the context ended is finished")
+	assert.Equal(t, 58, last)
+	assert.True(t, strings.HasPrefix(r.Summary, "INTERRUPTED after step 58 of 300"), r.Summary)
+	assert.Contains(t, r.Summary, "made by: v0")
+	assert.Contains(t, r.Summary, "command: test")
+	summary, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, r.Summary, string(summary))
+	hist, err := os.ReadFile(filepath.Join(dir, "history.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, 1+1+58, strings.Count(string(hist), "\n"), "header, the initial state and 58 steps")
+	require.NotEmpty(t, said)
+	assert.Contains(t, said[0], "2 bodies, 862 DOFs, 300 steps")
+
+	// Run again into the same folder: the earlier files go first.
+	said = nil
+	r, err = Scene(context.Background(), blocks(t), Options{Dir: dir, Steps: 10, Say: func(line string) { said = append(said, line) }})
+	require.NoError(t, err)
+	assert.Equal(t, 10, r.Done)
+	assert.Contains(t, said[0], "removed")
+}
+
+func TestSceneOptionsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{}, "no output folder"},
+		{Options{Dir: "x", Steps: -1}, "steps -1"},
+		{Options{Dir: "x", Every: -2}, "every -2"},
+		{Options{Dir: "x", Variant: scene.Variant{Refine: -1}}, "refine -1"},
+	} {
+		_, err := Scene(context.Background(), blocks(t), tc.opt)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+}
