@@ -1,7 +1,7 @@
 // Package assemble owns the global, per-body view of a finite-element
 // model: the DOF map (2 DOFs per node, node-major, fixed DOFs eliminated),
 // the sparse pattern built once from the connectivity, the global stiffness
-// and mass matrices in CSR form (github.com/james-bowman/sparse), load
+// and mass matrices in CSR form (package csr, our own), load
 // vectors (body forces, gravity, edge tractions, imposed displacements),
 // the fill-reducing ordering handed to package cholesky, the recovery of
 // nodal stresses, and for hyperelastic bodies the internal force, tangent

@@ -3,7 +3,7 @@ package assemble
 import (
 	"fmt"
 
-	"github.com/james-bowman/sparse"
+	"github.com/fecontact/fecontact/assemble/csr"
 
 	"github.com/fecontact/fecontact/element"
 )
@@ -13,7 +13,7 @@ import (
 // force and, when K is not nil (a matrix of the space's pattern), K to the
 // tangent stiffness, and returns the stored energy. Fixed DOFs keep the
 // values u gives them. An inverted point is an error naming the cell.
-func (s *Space) Hyper(m element.Hyperelastic, u, f []float64, K *sparse.CSR) (float64, error) {
+func (s *Space) Hyper(m element.Hyperelastic, u, f []float64, K *csr.Matrix) (float64, error) {
 	if err := m.Validate(); err != nil {
 		return 0, err
 	}
@@ -23,7 +23,7 @@ func (s *Space) Hyper(m element.Hyperelastic, u, f []float64, K *sparse.CSR) (fl
 	clear(f)
 	var data []float64
 	if K != nil {
-		data = K.RawMatrix().Data
+		data = K.Data
 		if len(data) != len(s.ind) {
 			return 0, fmt.Errorf("mesh %s: Hyper with a tangent of another pattern", s.Mesh.Name)
 		}
@@ -68,11 +68,11 @@ func (s *Space) Hyper(m element.Hyperelastic, u, f []float64, K *sparse.CSR) (fl
 // stiffness of a hyperelastic material at the full displacements u
 // (element.Element.HyperDamping): beta Kd v is a stiffness-proportional
 // damping force that leaves rigid motions alone at any orientation.
-func (s *Space) HyperDamping(m element.Hyperelastic, u []float64, Kd *sparse.CSR) error {
+func (s *Space) HyperDamping(m element.Hyperelastic, u []float64, Kd *csr.Matrix) error {
 	if len(u) != 2*len(s.Mesh.Nodes) {
 		return fmt.Errorf("mesh %s: HyperDamping with %d displacements for %d nodes", s.Mesh.Name, len(u), len(s.Mesh.Nodes))
 	}
-	data := Kd.RawMatrix().Data
+	data := Kd.Data
 	if len(data) != len(s.ind) {
 		return fmt.Errorf("mesh %s: HyperDamping with a matrix of another pattern", s.Mesh.Name)
 	}

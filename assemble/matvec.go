@@ -1,40 +1,25 @@
 package assemble
 
 import (
-	"github.com/james-bowman/sparse"
-	"github.com/james-bowman/sparse/blas"
+	"github.com/fecontact/fecontact/assemble/csr"
 )
 
-// MulVecTo sets dst = A x for a CSR matrix. (The sparse package's own
-// MulVecTo adds into dst; this one overwrites it.)
-func MulVecTo(dst []float64, A *sparse.CSR, x []float64) {
-	raw := A.RawMatrix()
-	if len(dst) != raw.I || len(x) != raw.J {
-		panic("assemble: MulVecTo dimension mismatch")
-	}
-	ptr, ind, data := raw.Indptr, raw.Ind, raw.Data
-	for i := range dst {
-		var s float64
-		for k := ptr[i]; k < ptr[i+1]; k++ {
-			s += data[k] * x[ind[k]]
-		}
-		dst[i] = s
-	}
-}
+// MulVecTo sets dst = A x.
+func MulVecTo(dst []float64, A *csr.Matrix, x []float64) { A.MulVecTo(dst, x) }
 
 // MulVec2To sets a = A x and b = B x. For two matrices of one space (the
 // index slices shared, see Space.NewMatrix) it makes one pass over the
 // pattern and x instead of two, which a step's products K v and M v are;
 // each sum is taken in the same order as MulVecTo's, so the results are
 // the same to the bit.
-func MulVec2To(a, b []float64, A, B *sparse.CSR, x []float64) {
-	ra, rb := A.RawMatrix(), B.RawMatrix()
+func MulVec2To(a, b []float64, A, B *csr.Matrix, x []float64) {
+	ra, rb := A, B
 	if !samePattern(ra, rb) {
 		MulVecTo(a, A, x)
 		MulVecTo(b, B, x)
 		return
 	}
-	if len(a) != ra.I || len(b) != ra.I || len(x) != ra.J {
+	if len(a) != ra.Rows() || len(b) != ra.Rows() || len(x) != ra.Cols() {
 		panic("assemble: MulVec2To dimension mismatch")
 	}
 	ptr, ind, da, db := ra.Indptr, ra.Ind, ra.Data, rb.Data
@@ -50,7 +35,7 @@ func MulVec2To(a, b []float64, A, B *sparse.CSR, x []float64) {
 }
 
 // samePattern reports whether two CSR matrices share their index slices.
-func samePattern(a, b *blas.SparseMatrix) bool {
-	return a.I == b.I && a.J == b.J && len(a.Ind) == len(b.Ind) && len(a.Ind) > 0 &&
+func samePattern(a, b *csr.Matrix) bool {
+	return a.Rows() == b.Rows() && a.Cols() == b.Cols() && len(a.Ind) == len(b.Ind) && len(a.Ind) > 0 &&
 		&a.Ind[0] == &b.Ind[0] && &a.Indptr[0] == &b.Indptr[0]
 }

@@ -7,9 +7,9 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/assemble/csr"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/mesh"
-	"github.com/james-bowman/sparse"
 )
 
 // Space is a mesh with its DOF map and the sparse pattern of its matrices.
@@ -114,9 +114,9 @@ func (s *Space) buildPattern() {
 
 // NewMatrix returns a zero matrix on the space's pattern. Its index slices
 // are shared with the space and every other matrix of it: do not modify them.
-func (s *Space) NewMatrix() *sparse.CSR {
+func (s *Space) NewMatrix() *csr.Matrix {
 	n := s.N()
-	return sparse.NewCSR(n, n, s.indptr, s.ind, make([]float64, len(s.ind)))
+	return csr.New(n, n, s.indptr, s.ind, make([]float64, len(s.ind)))
 }
 
 // scatter adds the dense element matrix ke of a cell into A.
@@ -158,9 +158,9 @@ type Kernel func(c int, X [][2]float64, ke []float64) error
 // built, and how a caller assembles the matrices of an element or a
 // material of their own. On a space without fixes the equations are the
 // full DOFs 2*node+c: the matrices timestep.NewBodyFromMatrices takes.
-func (s *Space) Assemble(k Kernel) (*sparse.CSR, error) {
+func (s *Space) Assemble(k Kernel) (*csr.Matrix, error) {
 	A := s.NewMatrix()
-	data := A.RawMatrix().Data
+	data := A.Data
 	var X [][2]float64
 	var eqs []int
 	ke := make([]float64, 16*16)
@@ -187,13 +187,19 @@ func (s *Space) Assemble(k Kernel) (*sparse.CSR, error) {
 // matrices: for a body's matrices assembled elsewhere. An entry that
 // couples two nodes sharing no cell has no place in the pattern and is an
 // error, as are NaN and infinities.
-func (s *Space) Restrict(A *sparse.CSR) (*sparse.CSR, error) {
+func (s *Space) Restrict(A *csr.Matrix) (*csr.Matrix, error) {
+	if A == nil {
+		return nil, fmt.Errorf("mesh %s: no matrix", s.Mesh.Name)
+	}
 	n := 2 * len(s.Mesh.Nodes)
 	if r, c := A.Dims(); r != n || c != n {
 		return nil, fmt.Errorf("mesh %s: a %dx%d matrix for %d nodes: expected %dx%d (2 DOFs per node)", s.Mesh.Name, r, c, n/2, n, n)
 	}
+	if err := A.Check(); err != nil {
+		return nil, fmt.Errorf("mesh %s: %w", s.Mesh.Name, err)
+	}
 	B := s.NewMatrix()
-	data := B.RawMatrix().Data
+	data := B.Data
 	var err error
 	A.DoNonZero(func(i, j int, v float64) {
 		if err != nil || v == 0 {
@@ -228,7 +234,7 @@ func allFinite(v []float64) bool {
 }
 
 // Stiffness assembles the stiffness matrix K.
-func (s *Space) Stiffness(m element.Elastic) (*sparse.CSR, error) {
+func (s *Space) Stiffness(m element.Elastic) (*csr.Matrix, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -239,7 +245,7 @@ func (s *Space) Stiffness(m element.Elastic) (*sparse.CSR, error) {
 }
 
 // Mass assembles the consistent mass matrix M.
-func (s *Space) Mass(m element.Elastic) (*sparse.CSR, error) {
+func (s *Space) Mass(m element.Elastic) (*csr.Matrix, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -273,13 +279,13 @@ func (s *Space) LumpedMass(m element.Elastic) ([]float64, error) {
 
 // LumpedMassMatrix returns the HRZ lumped mass as a diagonal matrix on the
 // space's pattern, so that it combines with K like the consistent one.
-func (s *Space) LumpedMassMatrix(m element.Elastic) (*sparse.CSR, error) {
+func (s *Space) LumpedMassMatrix(m element.Elastic) (*csr.Matrix, error) {
 	ml, err := s.LumpedMass(m)
 	if err != nil {
 		return nil, err
 	}
 	A := s.NewMatrix()
-	data := A.RawMatrix().Data
+	data := A.Data
 	for e, full := range s.DOFs.DOF {
 		k, _ := slices.BinarySearch(s.ind[s.indptr[e]:s.indptr[e+1]], e)
 		data[s.indptr[e]+k] = ml[full/2]
@@ -288,15 +294,15 @@ func (s *Space) LumpedMassMatrix(m element.Elastic) (*sparse.CSR, error) {
 }
 
 // Combine returns a A + b B for two matrices of this space's pattern.
-func (s *Space) Combine(a float64, A *sparse.CSR, b float64, B *sparse.CSR) *sparse.CSR {
+func (s *Space) Combine(a float64, A *csr.Matrix, b float64, B *csr.Matrix) *csr.Matrix {
 	C := s.NewMatrix()
 	s.CombineTo(C, a, A, b, B)
 	return C
 }
 
 // CombineTo sets C = a A + b B for matrices of this space's pattern.
-func (s *Space) CombineTo(C *sparse.CSR, a float64, A *sparse.CSR, b float64, B *sparse.CSR) {
-	ad, bd, cd := A.RawMatrix().Data, B.RawMatrix().Data, C.RawMatrix().Data
+func (s *Space) CombineTo(C *csr.Matrix, a float64, A *csr.Matrix, b float64, B *csr.Matrix) {
+	ad, bd, cd := A.Data, B.Data, C.Data
 	if len(ad) != len(s.ind) || len(bd) != len(s.ind) || len(cd) != len(s.ind) {
 		panic("assemble: CombineTo with a matrix of another pattern")
 	}
@@ -360,12 +366,12 @@ func (s *Space) OrderingLast(last []int) []int {
 
 // Factor factorises a matrix of this space (K, M or a combination) with
 // the space's ordering.
-func (s *Space) Factor(A *sparse.CSR) (*cholesky.Factor, error) {
+func (s *Space) Factor(A *csr.Matrix) (*cholesky.Factor, error) {
 	return s.FactorLast(A, nil)
 }
 
 // FactorLast factorises with the DOFs of the given nodes ordered last.
-func (s *Space) FactorLast(A *sparse.CSR, last []int) (*cholesky.Factor, error) {
+func (s *Space) FactorLast(A *csr.Matrix, last []int) (*cholesky.Factor, error) {
 	f, err := cholesky.New(A, s.OrderingLast(last))
 	var pe *cholesky.PivotError
 	if errors.As(err, &pe) {

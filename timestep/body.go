@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/assemble/csr"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
-	"github.com/james-bowman/sparse"
 )
 
 // Rayleigh damping C = Alpha M + Beta K.
@@ -29,7 +29,7 @@ type Body struct {
 	// (NewBodyFromMatrices): it has no stresses to recover.
 	Material  element.Elastic
 	Thickness float64 // m
-	M, K      *sparse.CSR
+	M, K      *csr.Matrix
 	Damping   Rayleigh
 	Gravity   [2]float64
 	// Tractions are applied on top of gravity; they may depend on time.
@@ -105,7 +105,7 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 	if err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
-	var M *sparse.CSR
+	var M *csr.Matrix
 	if opt.Lumped {
 		if M, err = space.LumpedMassMatrix(mat); err != nil {
 			return nil, fmt.Errorf("body %s: %w", name, err)
@@ -137,7 +137,7 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 // space's fixed DOFs are left out (assemble.Space.Restrict). Gravity is
 // the load M g, exact for any mass matrix whose shape functions sum to one;
 // the nodal masses are M's row sums; the body has no stresses to recover.
-func NewBodyFromMatrices(name string, space *assemble.Space, M, K *sparse.CSR, opt BodyOptions) (*Body, error) {
+func NewBodyFromMatrices(name string, space *assemble.Space, M, K *csr.Matrix, opt BodyOptions) (*Body, error) {
 	if err := opt.check(); err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
@@ -145,7 +145,7 @@ func NewBodyFromMatrices(name string, space *assemble.Space, M, K *sparse.CSR, o
 	if t == 0 {
 		t = 1
 	}
-	mats := [2]*sparse.CSR{M, K}
+	mats := [2]*csr.Matrix{M, K}
 	for i, A := range mats {
 		what := [2]string{"mass", "stiffness"}[i]
 		B, err := space.Restrict(A)
@@ -168,7 +168,7 @@ func NewBodyFromMatrices(name string, space *assemble.Space, M, K *sparse.CSR, o
 	for i := range g {
 		g[i] = opt.Gravity[i%2]
 	}
-	M.MulVecTo(f, false, g)
+	assemble.MulVecTo(f, M, g)
 	for e, full := range space.DOFs.DOF {
 		b.gravity[e] = f[full]
 	}
@@ -176,7 +176,7 @@ func NewBodyFromMatrices(name string, space *assemble.Space, M, K *sparse.CSR, o
 	for i := range g {
 		g[i] = float64(1 - i%2) // unit x translation: row sums of the x rows
 	}
-	M.MulVecTo(f, false, g)
+	assemble.MulVecTo(f, M, g)
 	b.masses = make([]float64, len(space.Mesh.Nodes))
 	for n := range b.masses {
 		b.masses[n] = f[2*n] / t
@@ -184,7 +184,7 @@ func NewBodyFromMatrices(name string, space *assemble.Space, M, K *sparse.CSR, o
 	return b, nil
 }
 
-func bodyOf(name string, space *assemble.Space, M, K *sparse.CSR, thickness float64, opt BodyOptions) *Body {
+func bodyOf(name string, space *assemble.Space, M, K *csr.Matrix, thickness float64, opt BodyOptions) *Body {
 	return &Body{Name: name, Space: space, Thickness: thickness, M: M, K: K, Damping: opt.Damping,
 		Gravity: opt.Gravity, Tractions: opt.Traction, Ramp: opt.Ramp, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
 }
@@ -214,16 +214,15 @@ func hyperOf(mat element.Elastic, law element.Law, d element.Dilatation) element
 
 // symmetric checks A = A' to round-off (1e-12 of its largest entry); A is
 // on a space's pattern, whose rows hold sorted columns.
-func symmetric(A *sparse.CSR) error {
-	raw := A.RawMatrix()
+func symmetric(A *csr.Matrix) error {
 	var big float64
-	for _, v := range raw.Data {
+	for _, v := range A.Data {
 		big = math.Max(big, math.Abs(v))
 	}
-	for i := 0; i < raw.I; i++ {
-		for k := raw.Indptr[i]; k < raw.Indptr[i+1]; k++ {
-			if j := raw.Ind[k]; j > i {
-				if d := math.Abs(raw.Data[k] - A.At(j, i)); d > 1e-12*big {
+	for i := range A.Rows() {
+		for k := A.Indptr[i]; k < A.Indptr[i+1]; k++ {
+			if j := A.Ind[k]; j > i {
+				if d := math.Abs(A.Data[k] - A.At(j, i)); d > 1e-12*big {
 					return fmt.Errorf("not symmetric: entries (%d, %d) and (%d, %d) differ by %.3g", i, j, j, i, d)
 				}
 			}

@@ -5,27 +5,29 @@ import (
 	"testing"
 
 	"github.com/fecontact/fecontact/assemble"
+	"github.com/fecontact/fecontact/assemble/csr"
 	"github.com/fecontact/fecontact/mesh"
-	"github.com/james-bowman/sparse"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// coo hands a matrix over as a caller's code would: triplets in reverse
-// order, so that ToCSR leaves every row's columns unsorted.
-func coo(A *sparse.CSR) *sparse.CSR {
+// coo hands a matrix over as a caller's code might: every row's columns
+// in reverse order.
+func coo(A *csr.Matrix) *csr.Matrix {
 	n, _ := A.Dims()
-	var rows, cols []int
-	var vals []float64
-	A.DoNonZero(func(i, j int, v float64) {
-		rows, cols, vals = append([]int{i}, rows...), append([]int{j}, cols...), append([]float64{v}, vals...)
-	})
-	return sparse.NewCOO(n, n, rows, cols, vals).ToCSR()
+	indptr, ind, data := make([]int, n+1), make([]int, 0, A.NNZ()), make([]float64, 0, A.NNZ())
+	for i := range n {
+		for k := A.Indptr[i+1] - 1; k >= A.Indptr[i]; k-- {
+			ind, data = append(ind, A.Ind[k]), append(data, A.Data[k])
+		}
+		indptr[i+1] = len(ind)
+	}
+	return csr.New(n, n, indptr, ind, data)
 }
 
 // full returns the mass and stiffness of a body's mesh over all its DOFs,
 // as a caller's own code would give them.
-func full(t *testing.T, b *Body) (M, K *sparse.CSR) {
+func full(t *testing.T, b *Body) (M, K *csr.Matrix) {
 	all, err := assemble.NewSpace(b.Space.Mesh)
 	require.NoError(t, err)
 	M, err = all.Mass(b.Material)
@@ -70,20 +72,21 @@ func TestBodyFromMatricesErrors(t *testing.T) {
 	ref := newBody(t, mesh.Q4, 0.04, 0.02, 2, 1, BodyOptions{})
 	M, K := full(t, ref)
 	n, _ := K.Dims()
-	with := func(i, j int, v float64) *sparse.CSR {
-		A := K
-		c := sparse.NewCOO(n, n, nil, nil, nil)
-		A.DoNonZero(func(r, s int, w float64) { c.Set(r, s, w) })
+	with := func(i, j int, v float64) *csr.Matrix {
+		c := csr.NewEntries(n, n)
+		K.DoNonZero(func(r, s int, w float64) { c.Set(r, s, w) })
 		c.Set(i, j, v)
-		return c.ToCSR()
+		m, err := c.Matrix()
+		require.NoError(t, err)
+		return m
 	}
 	for _, tc := range []struct {
 		name string
-		M, K *sparse.CSR
+		M, K *csr.Matrix
 		opt  BodyOptions
 		want string
 	}{
-		{"size", M, sparse.NewCSR(3, 3, []int{0, 0, 0, 0}, nil, nil), BodyOptions{}, "stiffness matrix: mesh rect(Q4 0.04x0.02 2x1): a 3x3 matrix for 6 nodes: expected 12x12"},
+		{"size", M, csr.New(3, 3, []int{0, 0, 0, 0}, nil, nil), BodyOptions{}, "stiffness matrix: mesh rect(Q4 0.04x0.02 2x1): a 3x3 matrix for 6 nodes: expected 12x12"},
 		{"asymmetric", M, with(0, 1, 5e9), BodyOptions{}, "stiffness matrix: not symmetric: entries (0, 1) and (1, 0)"},
 		// Nodes 0 and 5, opposite corners of 2 x 1 cells, share no cell.
 		{"outside the pattern", M, with(0, 10, 1), BodyOptions{}, "stiffness matrix: mesh rect(Q4 0.04x0.02 2x1): entry (0, 10) = 1 couples nodes 0 and 5, which share no cell"},
@@ -107,7 +110,7 @@ func TestNodalMassesGiveMomentum(t *testing.T) {
 		b := newBody(t, mesh.Q8, 0.04, 0.02, 4, 2, BodyOptions{Lumped: lumped})
 		b.SetVelocity(swirl)
 		mv := make([]float64, len(b.V))
-		b.M.MulVecTo(mv, false, b.V)
+		b.M.MulVecTo(mv, b.V)
 		var want, got float64
 		for e, full := range b.Space.DOFs.DOF {
 			if full%2 == 0 {

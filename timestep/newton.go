@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/james-bowman/sparse"
+	"github.com/fecontact/fecontact/assemble/csr"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fecontact/fecontact/assemble"
@@ -60,8 +60,8 @@ type hyperState struct {
 	full         []float64 // displacement of every DOF, for Space.Hyper
 	fint0, fint1 []float64 // internal force at the start and at the iterate
 	w0, w1       float64   // stored energy there
-	kt           *sparse.CSR
-	kd           *sparse.CSR // the damping stiffness at q_theta; nil without beta
+	kt           *csr.Matrix
+	kd           *csr.Matrix // the damping stiffness at q_theta; nil without beta
 	qt, vt, kdv  []float64   // q_theta, v_theta and Kd v_theta
 	v1, q1, res  []float64
 	neg          []float64 // -res, the right-hand side of an update
@@ -98,9 +98,9 @@ func newHyperState(b *Body) *hyperState {
 // below it: with nu near 1/2, lambda's share of S = lambda tr(E) I + ...
 // comes from E = (C - I)/2 and carries lambda eps. Newton stops there.
 func roundOff(b *Body) float64 {
-	raw := b.K.RawMatrix()
+	raw := b.K
 	var kmax float64
-	for i := range raw.I {
+	for i := range raw.Rows() {
 		for e := raw.Indptr[i]; e < raw.Indptr[i+1]; e++ {
 			if raw.Ind[e] == i {
 				kmax = math.Max(kmax, raw.Data[e])
@@ -116,7 +116,7 @@ func roundOff(b *Body) float64 {
 
 // internal sets dst to the internal force at q (and K_T, when kt is not
 // nil) and returns the stored energy.
-func (st *state) internal(q, dst []float64, kt *sparse.CSR) (float64, error) {
+func (st *state) internal(q, dst []float64, kt *csr.Matrix) (float64, error) {
 	hs := st.hyper
 	st.b.Space.Expand(hs.full, q, nil)
 	w, err := st.b.Space.Hyper(hs.mat, hs.full, dst, kt)
@@ -161,7 +161,7 @@ func (st *state) evaluate(h, th float64) error {
 	for i := range hs.q1 {
 		hs.q1[i] = b.Q[i] + h*(th*hs.v1[i]+(1-th)*b.V[i])
 	}
-	var kt *sparse.CSR
+	var kt *csr.Matrix
 	if !hs.modified {
 		kt = hs.kt
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
-	"github.com/james-bowman/sparse"
+	"github.com/fecontact/fecontact/assemble/csr"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -54,7 +54,7 @@ type Stepper struct {
 // state is one body's factor and workspaces.
 type state struct {
 	b        *Body
-	mhat     *sparse.CSR
+	mhat     *csr.Matrix
 	factor   *cholesky.Factor
 	f0, f1   []float64 // forces at the start and end of the step
 	rhs, dv  []float64

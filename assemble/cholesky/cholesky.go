@@ -7,8 +7,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/james-bowman/sparse"
-	sblas "github.com/james-bowman/sparse/blas"
+	"github.com/fecontact/fecontact/assemble/csr"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -83,18 +82,21 @@ func (f *Factor) Stats() Stats {
 // New analyses and factorises A (square, symmetric, both triangles stored)
 // under the ordering perm (perm[new] = old). A nil perm orders A by nested
 // dissection on its graph, without coordinates.
-func New(A *sparse.CSR, perm []int) (*Factor, error) {
-	raw := A.RawMatrix()
-	if raw.I != raw.J {
-		return nil, fmt.Errorf("cholesky: matrix is %dx%d, not square", raw.I, raw.J)
+func New(A *csr.Matrix, perm []int) (*Factor, error) {
+	if err := A.Check(); err != nil {
+		return nil, fmt.Errorf("cholesky: %w", err)
+	}
+	raw := A
+	if raw.Rows() != raw.Cols() {
+		return nil, fmt.Errorf("cholesky: matrix is %dx%d, not square", raw.Rows(), raw.Cols())
 	}
 	if perm == nil {
 		var err error
-		if perm, err = NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), nil); err != nil {
+		if perm, err = NestedDissection(GraphOf(raw.Rows(), raw.Indptr, raw.Ind), nil); err != nil {
 			return nil, err
 		}
 	}
-	sym, err := analyse(raw.I, raw.Indptr, raw.Ind, perm)
+	sym, err := analyse(raw.Rows(), raw.Indptr, raw.Ind, perm)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +127,10 @@ func (s *symbolic) panels() [][]float64 {
 // the one given to New, reusing the analysis. Independent subtrees of the
 // elimination tree are factorised in parallel, one per core (at most
 // GOMAXPROCS); the result does not depend on the number of cores.
-func (f *Factor) Refactor(A *sparse.CSR) error {
-	raw := A.RawMatrix()
-	if raw.I != f.sym.n || len(raw.Ind) != len(f.ind) {
-		return fmt.Errorf("cholesky: Refactor needs the pattern of the analysed matrix (%d rows, %d entries), got %d rows, %d entries", f.sym.n, len(f.ind), raw.I, len(raw.Ind))
+func (f *Factor) Refactor(A *csr.Matrix) error {
+	raw := A
+	if raw.Rows() != f.sym.n || len(raw.Ind) != len(f.ind) {
+		return fmt.Errorf("cholesky: Refactor needs the pattern of the analysed matrix (%d rows, %d entries), got %d rows, %d entries", f.sym.n, len(f.ind), raw.Rows(), len(raw.Ind))
 	}
 	f.refactors++
 	if f.refactors == 2 {
@@ -193,7 +195,7 @@ func (f *Factor) updateMatrix(k, n int) []float64 {
 // The front is kept in two pieces: the panel [F11; F21] (rows x columns of
 // the supernode), which becomes [L11; L21] in place, and the update matrix
 // F22 - L21 L21', handed to the parent through update[k].
-func (f *Factor) front(k int, A *sblas.SparseMatrix, pos []int, update [][]float64) error {
+func (f *Factor) front(k int, A *csr.Matrix, pos []int, update [][]float64) error {
 	s := f.sym
 	rows := s.rows[s.rowPtr[k]:s.rowPtr[k+1]]
 	m, nc := len(rows), s.first[k+1]-s.first[k]
@@ -231,7 +233,7 @@ func reverseRows(a []float64, nc int) {
 }
 
 // assembleA adds the lower part of A's columns of supernode k to the panel.
-func (f *Factor) assembleA(L []float64, nc, k int, A *sblas.SparseMatrix, pos []int) {
+func (f *Factor) assembleA(L []float64, nc, k int, A *csr.Matrix, pos []int) {
 	s := f.sym
 	fc := s.first[k]
 	for j := fc; j < s.first[k+1]; j++ {
@@ -299,18 +301,21 @@ func (f *Factor) pivotError(L []float64, nc, k int, diag []float64) error {
 
 // Analyse runs the ordering and symbolic analysis only and returns the
 // sizes the factor would have: a cheap way to know its memory in advance.
-func Analyse(A *sparse.CSR, perm []int) (Stats, error) {
-	raw := A.RawMatrix()
-	if raw.I != raw.J {
-		return Stats{}, fmt.Errorf("cholesky: matrix is %dx%d, not square", raw.I, raw.J)
+func Analyse(A *csr.Matrix, perm []int) (Stats, error) {
+	if err := A.Check(); err != nil {
+		return Stats{}, fmt.Errorf("cholesky: %w", err)
+	}
+	raw := A
+	if raw.Rows() != raw.Cols() {
+		return Stats{}, fmt.Errorf("cholesky: matrix is %dx%d, not square", raw.Rows(), raw.Cols())
 	}
 	if perm == nil {
 		var err error
-		if perm, err = NestedDissection(GraphOf(raw.I, raw.Indptr, raw.Ind), nil); err != nil {
+		if perm, err = NestedDissection(GraphOf(raw.Rows(), raw.Indptr, raw.Ind), nil); err != nil {
 			return Stats{}, err
 		}
 	}
-	sym, err := analyse(raw.I, raw.Indptr, raw.Ind, perm)
+	sym, err := analyse(raw.Rows(), raw.Indptr, raw.Ind, perm)
 	if err != nil {
 		return Stats{}, err
 	}

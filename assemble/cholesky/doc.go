@@ -9,7 +9,7 @@
 // sections 1 and 8).
 //
 // The matrix is given in CSR form with both triangles stored (the form of
-// assemble's matrices and of james-bowman/sparse). The symbolic analysis is
+// assemble's matrices, csr.Matrix). The symbolic analysis is
 // done once per pattern; Refactor reuses it for new values on the same
 // pattern (a new time step h, a new material), and Solve, SolveTo and
 // SolveMany use the factor for any number of right-hand sides.
