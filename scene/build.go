@@ -117,8 +117,9 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 	}
 	opts := timestep.SimOptions{
 		H: s.Time.H, Theta: s.Time.Theta, Strict: s.Solver.Strict,
-		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation},
-		Rigid:  m.Rigid,
+		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation,
+			Measure: map[string]signorini.Measure{"velocity": signorini.VelocityChange}[s.Solver.Measure]},
+		Rigid: m.Rigid,
 	}
 	if len(onProblem) > 0 {
 		opts.OnProblem = onProblem[0]

@@ -66,8 +66,13 @@ type Solver struct {
 	ChangeTolerance *float64 `toml:"change_tolerance"`
 	MaxSweeps       int      `toml:"max_sweeps"` // default 10000
 	Order           string   `toml:"order"`      // natural (default), alternating, random
-	Relaxation      float64  `toml:"relaxation"` // in (0, 2); default 1
-	Strict          bool     `toml:"strict"`     // stop when NLGS does not converge
+	// Measure is what the tolerance bounds: "residual" (the default: the
+	// natural-map residual) or "velocity" (the change of the contacts'
+	// local velocities over a sweep relative to their scale, the same
+	// meaning in every problem: signorini.VelocityChange).
+	Measure    string  `toml:"measure"`
+	Relaxation float64 `toml:"relaxation"` // in (0, 2); default 1
+	Strict     bool    `toml:"strict"`     // stop when NLGS does not converge
 	// Newton is "full" (the default: the hyperelastic bodies' tangents
 	// refactorised at every iteration) or "modified" (a factor kept while
 	// it converges; timestep.Stepper.SetModifiedNewton).
@@ -448,6 +453,9 @@ func (v Solver) check() error {
 	case "", "natural", "alternating", "random":
 	default:
 		return bad("[solver]", "order", fmt.Sprintf("%q", v.Order), "expected natural, alternating or random")
+	}
+	if v.Measure != "" && v.Measure != "residual" && v.Measure != "velocity" {
+		return bad("[solver]", "measure", fmt.Sprintf("%q", v.Measure), "expected residual or velocity")
 	}
 	if v.Newton != "" && v.Newton != "full" && v.Newton != "modified" {
 		return bad("[solver]", "newton", fmt.Sprintf("%q", v.Newton), "expected full or modified")

@@ -50,6 +50,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"theta 0", strings.Replace(minimal, "h = 1e-6", "h = 1e-6\ntheta = 0", 1), "[time]: theta = 0: expected a value in [0.5, 1] (leave it out for 0.5)"},
 		{"tolerance 0", minimal + "[solver]\ntolerance = 0.0\n", "[solver]: tolerance = 0: expected a positive tolerance"},
 		{"newton", minimal + "[solver]\nnewton = \"quasi\"\n", `[solver]: newton = "quasi": expected full or modified`},
+		{"measure", minimal + "[solver]\nmeasure = \"quad\"\n", `[solver]: measure = "quad": expected residual or velocity`},
 		{"every 0", minimal + "[output]\nevery = 0\n", "[output]: every = 0: expected a whole number of steps >= 1"},
 		{"h beyond duration", strings.Replace(minimal, "h = 1e-6", "h = 1e-4", 1), "[time]: duration = 1e-05: shorter than half a step of h = 0.0001 s"},
 		{"flipping damping", minimal + "damping = { alpha = 1e12 }\n", `body "b": damping.alpha = 1e+12: alpha h (1 - theta) = 5e+05 > 1 makes velocities change sign every step: use alpha < 2e+06, or theta = 1`},

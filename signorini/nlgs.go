@@ -71,16 +71,37 @@ const (
 	RandomBox       // uniform in [0, Box] for r_N, [-mu r_N, mu r_N] for r_T
 )
 
+// Measure is what NLGS's tolerance bounds.
+type Measure int
+
+// Convergence measures.
+const (
+	// NaturalResidual is the natural-map residual of the
+	// Signorini-Coulomb conditions over max(||r||, ||W r + q||, ||q||)
+	// (Siconos' measure), checked every few sweeps: a mix of impulses and
+	// velocities, whose meaning depends on the problem's units and scale.
+	NaturalResidual Measure = iota
+	// VelocityChange is the change of the contacts' local velocities that
+	// the last sweep made through their own compliance, W_aa (r_a -
+	// r_a,previous), in RMS over the RMS of W_aa r_a: dimensionless and
+	// relative to the problem's own velocity scale, so that one tolerance
+	// means the same for a block, a pillar and a pile (LMGC90's "Quad"
+	// criterion). Checked every sweep at the cost of a few products.
+	VelocityChange
+)
+
 // Options of NLGS. The zero value means: natural order, zero start, no
-// relaxation, tolerance 1e-8, 10 000 sweeps.
+// relaxation, tolerance 1e-8 on the natural residual, 10 000 sweeps.
 type Options struct {
-	Order Order
-	Seed  uint64 // for Random order and RandomBox start
-	Start Start
-	Warm  []float64 // 2n impulses for Start = Warm
-	Box   float64   // for Start = RandomBox
-	Omega float64   // relaxation in (0, 2); 0 means 1
-	Tol   float64   // on the residual (and the change); 0 means 1e-8
+	// Measure is what Tol bounds (NaturalResidual by default).
+	Measure Measure
+	Order   Order
+	Seed    uint64 // for Random order and RandomBox start
+	Start   Start
+	Warm    []float64 // 2n impulses for Start = Warm
+	Box     float64   // for Start = RandomBox
+	Omega   float64   // relaxation in (0, 2); 0 means 1
+	Tol     float64   // on the residual (and the change); 0 means 1e-8
 	// ChangeTol bounds the relative change of r over the last sweep; 0
 	// means Tol. A negative value stops on the residual alone (checked every
 	// 10 sweeps and whenever the change is below Tol): right for
@@ -104,6 +125,9 @@ type Result struct {
 	Sweeps   int
 	Residual float64 // natural-map residual, relative
 	Change   float64 // relative change of r in the last sweep
+	// VelocityChange is the last sweep's change of the local velocities
+	// relative to their scale (Measure VelocityChange; 0 otherwise).
+	VelocityChange float64
 
 	diag  [][4]float64 // W's diagonal blocks
 	order []int        // a sweep's order
@@ -215,9 +239,12 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	// is. The stop comes at most 16 sweeps late.
 	nextCheck, wait := 1, 1
 	var change, norm float64
+	velocity := opt.Measure == VelocityChange
+	res.VelocityChange = 0
 	for sweep := 1; sweep <= maxSweeps; sweep++ {
 		arrange(order, opt.Order, sweep, rng)
 		change, norm = 0, 0
+		var dv2, wr2 float64 // VelocityChange's sums
 		for i := range n {
 			a := i
 			if order != nil {
@@ -232,12 +259,31 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 			d0, d1 := ra[0]-r[2*a], ra[1]-r[2*a+1]
 			change += d0*d0 + d1*d1
 			norm += ra[0]*ra[0] + ra[1]*ra[1]
+			if velocity {
+				w := &diag[a]
+				dn, dt := w[0]*d0+w[1]*d1, w[2]*d0+w[3]*d1
+				vn, vt := w[0]*ra[0]+w[1]*ra[1], w[2]*ra[0]+w[3]*ra[1]
+				dv2, wr2 = dv2+dn*dn+dt*dt, wr2+vn*vn+vt*vt
+			}
 			r[2*a], r[2*a+1] = ra[0], ra[1]
 			res.Status[a] = st
 		}
 		res.Sweeps = sweep
 		if opt.Progress != nil && sweep%100 == 0 {
 			opt.Progress(sweep)
+		}
+		if velocity {
+			res.VelocityChange = math.Sqrt(dv2) / scaleOf(math.Sqrt(wr2))
+			if res.VelocityChange <= tol {
+				res.Change = relativeChange(change, norm, qq)
+				res.Residual = Residual(p, r, res.U)
+				statuses(p, res)
+				return res, nil
+			}
+			if sweep == maxSweeps {
+				res.Residual = Residual(p, r, res.U)
+			}
+			continue
 		}
 		// The change is scaled like the residual: by max(||r||, ||q||),
 		// floored at 1 when both vanish, so that r ~ 0 (q ~ 0) does not
@@ -261,6 +307,9 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	}
 	res.Change = relativeChange(change, norm, qq)
 	statuses(p, res)
+	if velocity {
+		return res, fmt.Errorf("%w in %d sweeps: velocity change %.3g (tolerance %.3g), residual %.3g", ErrNotConverged, res.Sweeps, res.VelocityChange, tol, res.Residual)
+	}
 	return res, fmt.Errorf("%w in %d sweeps: residual %.3g, relative change %.3g (tolerance %.3g)", ErrNotConverged, res.Sweeps, res.Residual, res.Change, tol)
 }
 
