@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +19,6 @@ import (
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
-	"github.com/fecontact/fecontact/signorini"
 )
 
 type exploreFlags struct {
@@ -290,46 +288,14 @@ func fanReport(report *bytes.Buffer, s *explore.Survey, f exploreFlags, sols []e
 	if err != nil {
 		return err
 	}
-	spread := func(c int) [2]float64 {
-		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-		for _, sol := range sols {
-			for k := range 2 {
-				lo[k], hi[k] = math.Min(lo[k], sol.R[c][k]), math.Max(hi[k], sol.R[c][k])
-			}
-		}
-		return [2]float64{hi[0] - lo[0], hi[1] - lo[1]}
-	}
 	if len(sols) == 0 {
 		return errors.New("explore: no run converged")
 	}
-	// Contacts that every run finds sliding (or every run sticking).
-	var slide, stick []float64
-	for c := range s.Units {
-		sliding, sticking := true, true
-		for _, sol := range sols {
-			sliding = sliding && (sol.Status[c] == signorini.SlideForward || sol.Status[c] == signorini.SlideBackward)
-			sticking = sticking && sol.Status[c] == signorini.Stick
-		}
-		sp := spread(c)
-		switch {
-		case sliding:
-			slide = append(slide, math.Hypot(sp[0], sp[1]))
-		case sticking:
-			stick = append(stick, math.Hypot(sp[0], sp[1]))
-		}
-	}
-	slices.Sort(slide)
-	slices.Sort(stick)
-	median := func(x []float64) float64 {
-		if len(x) == 0 {
-			return math.NaN()
-		}
-		return x[len(x)/2]
-	}
+	fan := explore.FanOf(sols, len(s.Units))
 	fmt.Fprintf(report, "contacts sliding in every run: %d, median spread of their force %.3g N/m; sticking in every run: %d, median spread %.3g N/m\n",
-		len(slide), median(slide), len(stick), median(stick))
+		len(fan.Sliding), explore.Median(fan.Sliding), len(fan.Sticking), explore.Median(fan.Sticking))
 	for _, c := range draw {
-		sp := spread(c)
+		sp := explore.Spread(sols, c)
 		fmt.Fprintf(report, "contact %d: %s; R_N spreads over %.3g N/m, R_T over %.3g N/m\n", c+1, sols[0].Status[c], sp[0], sp[1])
 	}
 	if err := writeExplore(f.out, s, map[int][][2]float64{}, sets, []explore.Modality{explore.RandomOrder}, draw, nil); err != nil {
@@ -371,29 +337,11 @@ func contactsToDraw(list string, n int, sols map[explore.Modality][]explore.Solu
 			out = append(out, sp.Contacts[0])
 		}
 	}
-	area := make([]float64, n)
-	for c := range area {
-		var dots [][2]float64
-		for _, ss := range sols {
-			for _, sol := range ss {
-				dots = append(dots, [2]float64{sol.R[c][1], sol.R[c][0]})
-			}
-		}
-		if h := explore.Hull(dots, 0); len(h) >= 3 {
-			area[c] = explore.Area(h)
-		}
+	var sets [][]explore.Solution
+	for _, ss := range sols {
+		sets = append(sets, ss)
 	}
-	for range 2 {
-		best := -1
-		for c, a := range area {
-			if a > 0 && !slices.Contains(out, c) && (best < 0 || a > area[best]) {
-				best = c
-			}
-		}
-		if best >= 0 {
-			out = append(out, best)
-		}
-	}
+	out = append(out, explore.Widest(sets, n, 2, out)...)
 	return out, nil
 }
 
@@ -401,28 +349,12 @@ func contactsToDraw(list string, n int, sols map[explore.Modality][]explore.Solu
 // many lie outside (farther than 1e-4 of the weight: none may), and
 // returns that count.
 func coverageReport(w io.Writer, s *explore.Survey, exact []int, polys map[int][][2]float64, sols map[explore.Modality][]explore.Solution, modalities []explore.Modality) int {
-	tol := 1e-4 * s.Weight()
 	bad := 0
 	for _, m := range modalities {
-		var sum, farthest float64
-		counted, outside := 0, 0
-		for _, c := range exact {
-			p := polys[c]
-			dots := make([][2]float64, len(sols[m]))
-			for i, sol := range sols[m] {
-				dots[i] = [2]float64{sol.R[c][1], sol.R[c][0]}
-			}
-			frac, out, far := explore.Coverage(p, dots, tol)
-			outside += out
-			farthest = math.Max(farthest, far)
-			if len(p) >= 2 {
-				sum += frac
-				counted++
-			}
-		}
+		c := s.CoverageOf(exact, polys, sols[m])
 		fmt.Fprintf(w, "%s: the dots cover %.0f %% of the exact sets on average (%d indeterminate contacts); %d dots lie outside them by more than %.2g N/m (farthest %.2g N/m)\n",
-			m, 100*sum/math.Max(float64(counted), 1), counted, outside, tol, farthest)
-		bad += outside
+			m, 100*c.Mean, c.Indeterminate, c.Outside, c.Tol, c.Farthest)
+		bad += c.Outside
 	}
 	return bad
 }
