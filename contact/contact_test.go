@@ -59,7 +59,7 @@ func TestHIsTheGapDerivative(t *testing.T) {
 				}
 				// A tent on B: its top node at x = 0.04 raised 1 mm, a kink
 				// that pokes into A, which the reverse pass pairs.
-				for _, n := range sides[1].Nodes {
+				for _, n := range sides[1].Nodes() {
 					if math.Abs(sides[1].Mesh.Nodes[n][0]-0.04) < 1e-12 {
 						disp[1][2*n+1] += 1e-3
 					}
@@ -83,7 +83,7 @@ func TestHIsTheGapDerivative(t *testing.T) {
 						direct++
 					}
 				}
-				require.Equal(t, len(sides[0].Nodes), direct, "every candidate node is within the alert distance")
+				require.Equal(t, len(sides[0].Nodes()), direct, "every candidate node is within the alert distance")
 				require.Greater(t, len(units), direct, "the reverse pass pairs B's tent top")
 				// Detect's results last until the next Detect but one: keep
 				// what the comparison needs.
@@ -141,7 +141,7 @@ func TestTangentialVelocity(t *testing.T) {
 			c, a = 1, 0
 		}
 		rel := [2]float64{full(sides[c], c, q.Node, 0), full(sides[c], c, q.Node, 1)}
-		e := sides[a].Edges[q.Edge]
+		e := sides[a].Edges()[q.Edge]
 		N := []float64{q.S * (q.S - 1) / 2, q.S * (q.S + 1) / 2, 1 - q.S*q.S}
 		for i, n := range e.Nodes {
 			rel[0] -= N[i] * full(sides[a], a, n, 0)
@@ -181,7 +181,7 @@ func TestPairingMatrix(t *testing.T) {
 		require.NoError(t, err)
 		P := s.PairingMatrix()
 		var total float64
-		force := make([]float64, len(s.Nodes)) // r_i = sum_j P_ij * 1
+		force := make([]float64, len(s.nodes)) // r_i = sum_j P_ij * 1
 		for _, col := range P {
 			for _, w := range col {
 				if kind.Order() == 1 {
@@ -193,7 +193,7 @@ func TestPairingMatrix(t *testing.T) {
 		}
 		assert.InDelta(t, 0.3*0.02, total, 1e-15, "%v", kind)
 		// One edge of length 0.1: ends 1/6 (quadratic) or 1/2 (linear).
-		e := s.Edges[0]
+		e := s.edges[0]
 		load := 0.1 * 0.02
 		if kind.Order() == 2 {
 			assert.InDelta(t, load/6, force[s.local[e.Nodes[0]]], 1e-16)
@@ -329,7 +329,7 @@ func TestDetectionEdgeCases(t *testing.T) {
 	// B's node at x = 0.04 raised 0.5 mm, a corner poking 0.3 mm into A:
 	// the reverse pass holds it, normal -y (A's bottom face).
 	up := make([]float64, 2*len(sides[1].Mesh.Nodes))
-	for _, n := range sides[1].Nodes {
+	for _, n := range sides[1].Nodes() {
 		if sides[1].Mesh.Nodes[n][0] == 0.04 {
 			up[2*n+1] = 5e-4
 		}

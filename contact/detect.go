@@ -103,7 +103,7 @@ func (p *Pair) Check() error {
 // within the limit Check sets (a one-cell body reaches it).
 func (p *Pair) defaultAlert() float64 {
 	a := alertLimit(p.Candidate, p.Antagonist)
-	for _, e := range p.Candidate.Edges {
+	for _, e := range p.Candidate.edges {
 		a = math.Min(a, p.Candidate.Mesh.EdgeLength(e)/2)
 	}
 	return a
@@ -494,14 +494,14 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 	w := ps.work
 	g := &w.grid
 	g.build(ant.boxes)
-	if len(w.out) != len(c.Nodes) {
-		w.out, w.found = make([]*Point, len(c.Nodes)), make([]Point, len(c.Nodes))
+	if len(w.out) != len(c.nodes) {
+		w.out, w.found = make([]*Point, len(c.nodes)), make([]Point, len(c.nodes))
 	}
 	out, found, near := w.out, w.found, w.near
 	clear(out)
 	w.valley = w.valley[:0]
 	defer func() { w.near = near }()
-	for li, n := range c.Nodes {
+	for li, n := range c.nodes {
 		x := c.position(u, n)
 		if math.IsNaN(x[0] + x[1]) {
 			return nil, fmt.Errorf("contact pair %q: candidate %s of %s is at (%v, %v)", p.Name, c.Mesh.NodeAt(n), c.Mesh.Name, x[0], x[1])

@@ -58,7 +58,7 @@ func (d *Detector) Deepest(cfg Config, every bool) []Overlap {
 		worst := Overlap{Pair: pi}
 		for _, ps := range p.measured {
 			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
-			nodes := ps.cand.Nodes
+			nodes := ps.cand.nodes
 			if every {
 				nodes = make([]int, len(ps.cand.Mesh.Nodes))
 				for i := range nodes {
@@ -87,7 +87,7 @@ func (d *Detector) DepthsTo(dst [][]float64, cfg Config) {
 		for _, ps := range p.measured {
 			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
 			out := dst[ps.cand.Body]
-			for _, n := range ps.cand.Nodes {
+			for _, n := range ps.cand.nodes {
 				out[n] = math.Max(out[n], g.depth(ps.cand.position(u, n)))
 			}
 		}
@@ -296,7 +296,7 @@ func (d *Detector) Swept(prev, cfg Config) []Overlap {
 		for _, ps := range p.measured {
 			u0, u1 := ps.cand.disp(prev), ps.cand.disp(cfg)
 			var far float64
-			for _, n := range ps.cand.Nodes {
+			for _, n := range ps.cand.nodes {
 				far = math.Max(far, dist(ps.cand.position(u0, n), ps.cand.position(u1, n)))
 			}
 			if !(far > p.Alert) {
@@ -306,7 +306,7 @@ func (d *Detector) Swept(prev, cfg Config) []Overlap {
 			for k := 1; k < parts; k++ {
 				at := between(prev, cfg, float64(k)/float64(parts))
 				g, u := d.gaugeFor(p, &ps, at), ps.cand.disp(at)
-				for _, n := range ps.cand.Nodes {
+				for _, n := range ps.cand.nodes {
 					x := ps.cand.position(u, n)
 					if dep := g.depth(x); dep > worst.Depth {
 						worst = Overlap{Pair: pi, Reverse: ps.reverse, Node: n, X: x, Depth: dep}

@@ -19,11 +19,11 @@ type Side struct {
 	Group     string
 	Thickness float64
 
-	Edges   []mesh.Edge
-	Nodes   []int          // distinct nodes of the edges, sorted
-	local   map[int]int    // mesh node -> index in Nodes
+	edges   []mesh.Edge    // the group's (Edges)
+	nodes   []int          // distinct nodes of the edges, sorted (Nodes)
+	local   map[int]int    // mesh node -> index in nodes
 	corners map[int]corner // the body's boundary faces at each node
-	// all is Edges followed by the flanks: the body's boundary edges that
+	// all is edges followed by the flanks: the body's boundary edges that
 	// continue the group past its free ends. As an antagonist a side is
 	// the group and its flanks, so that a point entering the body just
 	// past the end of the group (through the face that meets it at a
@@ -49,12 +49,12 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 			return nil, fmt.Errorf("mesh %s: edge group %q: edge %d (nodes %v) has zero length", m.Name, group, k, e.Nodes)
 		}
 	}
-	s := &Side{Body: body, Mesh: m, DOFs: dofs, Group: group, Thickness: thickness, Edges: edges,
-		Nodes: mesh.EdgeNodes(edges), local: map[int]int{}}
-	for i, n := range s.Nodes {
+	s := &Side{Body: body, Mesh: m, DOFs: dofs, Group: group, Thickness: thickness, edges: edges,
+		nodes: mesh.EdgeNodes(edges), local: map[int]int{}}
+	for i, n := range s.nodes {
 		s.local[n] = i
 	}
-	s.corners = boundaryCorners(m, s.Nodes)
+	s.corners = boundaryCorners(m, s.nodes)
 	s.all = append(slices.Clip(edges), s.flanks()...)
 	for n, c := range boundaryCorners(m, s.AllNodes()) {
 		s.corners[n] = c
@@ -62,19 +62,25 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 	return s, nil
 }
 
+// Edges are the side's edges, the group's (a copy).
+func (s *Side) Edges() []mesh.Edge { return slices.Clone(s.edges) }
+
+// Nodes are the distinct nodes of the side's edges, sorted (a copy).
+func (s *Side) Nodes() []int { return slices.Clone(s.nodes) }
+
 // flanks returns the boundary edges of the body that meet the group at its
 // free ends (end nodes of only one edge of the group).
 func (s *Side) flanks() []mesh.Edge {
 	ends := map[int]int{}
-	for _, e := range s.Edges {
+	for _, e := range s.edges {
 		ends[e.Nodes[0]]++
 		ends[e.Nodes[1]]++
 	}
 	inGroup := func(f mesh.Edge) bool {
-		return slices.ContainsFunc(s.Edges, func(e mesh.Edge) bool { return e.Cell == f.Cell && e.Side == f.Side })
+		return slices.ContainsFunc(s.edges, func(e mesh.Edge) bool { return e.Cell == f.Cell && e.Side == f.Side })
 	}
 	var out []mesh.Edge
-	for _, n := range s.Nodes {
+	for _, n := range s.nodes {
 		c := s.corners[n]
 		if ends[n] != 1 || !c.ok {
 			continue
@@ -166,12 +172,12 @@ type Weight struct {
 // integrated separately (F_j has a kink at the mid-side node) with 4 Gauss
 // points, exact for the degree-3 products on straight edges.
 func (s *Side) PairingMatrix() [][]Weight {
-	P := make([]map[int]float64, len(s.Nodes)) // P[j][i]
+	P := make([]map[int]float64, len(s.nodes)) // P[j][i]
 	for j := range P {
 		P[j] = map[int]float64{}
 	}
 	var E, dE, F [3]float64
-	for _, e := range s.Edges {
+	for _, e := range s.edges {
 		n := len(e.Nodes)
 		halves := [][2]float64{{-1, 1}}
 		if n == 3 {

@@ -41,7 +41,7 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 			}
 		}
 		u.Rigid = u.RigidAt(vObs)
-		u.Key = Key{Pair: pi, Node: ps.cand.Nodes[j], Edge: frame.Edge, Reverse: ps.reverse}
+		u.Key = Key{Pair: pi, Node: ps.cand.nodes[j], Edge: frame.Edge, Reverse: ps.reverse}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
 		u.Entries = r.entries(scratch)
 		r.units = append(r.units, u)

@@ -44,21 +44,16 @@ func (m Modality) String() string {
 // Survey is the one-step contact problem of a rigid assembly at rest and
 // the equilibrium conditions of its free bodies.
 type Survey struct {
-	Sys     *rigid.System
-	H       float64
-	Problem *signorini.Problem
-	Units   []contact.Unit
-	// Box is the largest admissible P_N of any contact (N s): random
-	// guesses draw P_N in [0, Box], a domain that contains every
-	// admissible value, so that every solution can be reached. It is
-	// computed (by linear programming) for the first RandomGuess run, or
-	// Admissible; zero until then.
-	Box float64
-	// Moving is set by NewMoving: no equilibrium, no exact sets.
-	Moving bool
+	Sys   *rigid.System
+	Units []contact.Unit
 	// Kinetic is the bodies' kinetic energy that New set to zero (J per
 	// m): a state at rest has next to none.
 	Kinetic float64
+
+	h       float64            // s, the step the survey's problem is of (H)
+	problem *signorini.Problem // the one-step problem of the state, fixed by New
+	box     float64            // N s (Box)
+	moving  bool               // NewMoving's (Moving)
 
 	e    []entry   // E, the units' generalised impulses on the free bodies' DOFs
 	b    []float64 // E r = b at equilibrium: -(M v0 + h F)
@@ -97,6 +92,19 @@ type Solution struct {
 	Imbalance float64
 }
 
+// H is the length of the step whose problem the survey solves (s).
+func (s *Survey) H() float64 { return s.h }
+
+// Box is the largest admissible P_N of any contact (N s): random guesses
+// draw P_N in [0, Box], a domain that contains every admissible value, so
+// that every solution can be reached. It is computed (by linear
+// programming) by Bound, the first RandomGuess run, or Admissible; zero
+// until then.
+func (s *Survey) Box() float64 { return s.box }
+
+// Moving tells a survey made by NewMoving: no equilibrium, no exact sets.
+func (s *Survey) Moving() bool { return s.moving }
+
 // New builds the survey of the rigid bodies in their current positions,
 // taken at rest (it sets their velocities to zero: a deposit's residual
 // motion is not part of its equilibrium), with a step of length h.
@@ -133,7 +141,7 @@ func newSurvey(sys *rigid.System, h float64, moving bool) (*Survey, error) {
 	if len(units) == 0 {
 		return nil, errors.New("explore: no contacts")
 	}
-	s := &Survey{Sys: sys, H: h, Problem: p, Units: units, Moving: moving}
+	s := &Survey{Sys: sys, h: h, problem: p, Units: units, moving: moving}
 	index := map[int]int{}
 	for k, b := range sys.Bodies {
 		if b.Driven() {
@@ -163,7 +171,7 @@ func (s *Survey) Bound() error {
 	if s.all != nil {
 		return nil
 	}
-	if s.Moving {
+	if s.moving {
 		return errors.New("explore: a moving sample has no admissible set of equilibrium forces")
 	}
 	contacts, rows := make([]int, len(s.Units)), make([]int, len(s.rows))
@@ -182,7 +190,7 @@ func (s *Survey) Bound() error {
 		if err != nil {
 			return err
 		}
-		s.Box = math.Max(s.Box, pts[0][1]*s.H)
+		s.box = math.Max(s.box, pts[0][1]*s.h)
 	}
 	s.all = all
 	return nil
@@ -202,7 +210,7 @@ func (s *Survey) newSet(rows, contacts []int) (*set, error) {
 	col := map[int]int{} // contact -> column pair
 	for k, c := range contacts {
 		col[c] = k
-		st.mu = append(st.mu, s.Problem.Mu[c])
+		st.mu = append(st.mu, s.problem.Mu[c])
 	}
 	for _, e := range s.e {
 		i, ok := at[e.row]
@@ -262,7 +270,7 @@ func (s *Survey) support(st *set, c int, dirs [][2]float64) ([][2]float64, error
 			return nil, fmt.Errorf("explore: contact %d: %w", c, err)
 		}
 		pn, pt := x[2*k]+x[2*k+1], mu*(x[2*k]-x[2*k+1])
-		out = append(out, [2]float64{pt / s.H, pn / s.H})
+		out = append(out, [2]float64{pt / s.h, pn / s.h})
 	}
 	return out, nil
 }
@@ -422,14 +430,14 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 		return nil, 0, err
 	}
 	nlgs := signorini.Options{Tol: opt.Tol, ChangeTol: -1, MaxSweeps: opt.MaxSweeps}
-	if m == RandomGuess && s.Moving {
+	if m == RandomGuess && s.moving {
 		return nil, 0, errors.New("explore: random guesses need the bound of an equilibrium's forces: survey a moving sample in random order")
 	}
 	if m == RandomGuess {
 		if err := s.Bound(); err != nil {
 			return nil, 0, err
 		}
-		nlgs.Start, nlgs.Box = signorini.RandomBox, s.Box
+		nlgs.Start, nlgs.Box = signorini.RandomBox, s.box
 	} else {
 		nlgs.Order = signorini.Shuffled
 	}
@@ -466,7 +474,7 @@ func (s *Survey) Run(m Modality, opt Options) ([]Solution, int, error) {
 		}
 		out = append(out, *sol)
 	}
-	if len(out) == 0 && !s.Moving {
+	if len(out) == 0 && !s.moving {
 		return nil, rejected, fmt.Errorf("explore: none of the %d runs holds the bodies at rest within %g of their weight: they are not at rest (their kinetic energy was %.3g J per m): run the scene longer, start from a later state, or survey the step with --moving (explore.NewMoving)", opt.Solutions, opt.Accept, s.Kinetic)
 	}
 	return out, rejected, nil
@@ -509,7 +517,7 @@ func (o Options) Check() error {
 // run is run k: its solution, or nil when it is left out.
 func (s *Survey) run(m Modality, nlgs signorini.Options, opt Options, k int) (*Solution, error) {
 	nlgs.Seed = opt.Seed + uint64(k)*0x9e3779b97f4a7c15
-	res, err := signorini.NLGS(s.Problem, nlgs)
+	res, err := signorini.NLGS(s.problem, nlgs)
 	if errors.Is(err, signorini.ErrNotConverged) {
 		return nil, nil
 	}
@@ -518,7 +526,7 @@ func (s *Survey) run(m Modality, nlgs signorini.Options, opt Options, k int) (*S
 	}
 	sol := s.solution(res.R)
 	sol.Modality, sol.Run, sol.Sweeps, sol.Status = m, k, res.Sweeps, res.Status
-	if (!s.Moving && sol.Imbalance > opt.Accept) || s.coneViolation(sol) > opt.Accept {
+	if (!s.moving && sol.Imbalance > opt.Accept) || s.coneViolation(sol) > opt.Accept {
 		return nil, nil
 	}
 	return &sol, nil
@@ -527,14 +535,14 @@ func (s *Survey) run(m Modality, nlgs signorini.Options, opt Options, k int) (*S
 // Weight is the size of the bodies' weights (N/m, the 2-norm over the free
 // bodies): imbalances are relative to it, and a dot may lie outside an
 // exact set by Accept times it.
-func (s *Survey) Weight() float64 { return floats.Norm(s.mv, 2) / s.H }
+func (s *Survey) Weight() float64 { return floats.Norm(s.mv, 2) / s.h }
 
 // solution turns impulses into forces and measures the imbalance.
 func (s *Survey) solution(r []float64) Solution {
 	n := len(s.Units)
 	sol := Solution{R: make([][2]float64, n)}
 	for a := range sol.R {
-		sol.R[a] = [2]float64{r[2*a] / s.H, r[2*a+1] / s.H}
+		sol.R[a] = [2]float64{r[2*a] / s.h, r[2*a+1] / s.h}
 	}
 	res := make([]float64, len(s.b))
 	for _, e := range s.e {
@@ -550,7 +558,7 @@ func (s *Survey) solution(r []float64) Solution {
 func (s *Survey) coneViolation(sol Solution) float64 {
 	var worst, big float64
 	for a, r := range sol.R {
-		worst = math.Max(worst, math.Max(-r[0], math.Abs(r[1])-s.Problem.Mu[a]*r[0]))
+		worst = math.Max(worst, math.Max(-r[0], math.Abs(r[1])-s.problem.Mu[a]*r[0]))
 		big = math.Max(big, r[0])
 	}
 	return worst / math.Max(big, 1e-300)

@@ -58,7 +58,7 @@ func TestGrainOnTwoSupports(t *testing.T) {
 		assert.InDelta(t, want[k][1], poly[k][1], 1e-9*mg, "end %d: R_N", k)
 	}
 	require.NoError(t, s.Bound())
-	assert.InDelta(t, s.Box/s.H, want[0][1], 1e-9*mg, "the random guesses' bound is the largest admissible R_N")
+	assert.InDelta(t, s.Box()/s.H(), want[0][1], 1e-9*mg, "the random guesses' bound is the largest admissible R_N")
 	sup, err := s.TwoSupports()
 	require.NoError(t, err)
 	require.Len(t, sup, 1, "the top grain")

@@ -69,7 +69,7 @@ func (b *Body) PointVelocity(x [2]float64) [2]float64 {
 // (appended to dst), or dst for a disk.
 func (b *Body) Vertices(dst [][2]float64) [][2]float64 {
 	if p, ok := b.Shape.(*Polygon); ok {
-		for _, v := range p.Vertices {
+		for _, v := range p.local {
 			dst = append(dst, b.World(v))
 		}
 	}

@@ -51,9 +51,9 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 			t.a, t.b, t.p, t.pb, t.fa, t.fb, t.ca, t.cb = t.b, t.a, t.pb, t.p, t.fb, t.fa, t.cb, t.ca
 			t.n = [2]float64{-t.n[0], -t.n[1]}
 		}
-		if t.gap < -s.Alert {
+		if t.gap < -s.alert {
 			return nil, fmt.Errorf("rigid bodies %q and %q: %.3g m into each other at (%.6g, %.6g), deeper than the alert distance %.3g m: move them apart, or use a smaller h or a larger alert",
-				s.Bodies[t.a].Name, s.Bodies[t.b].Name, -t.gap, t.p[0], t.p[1], s.Alert)
+				s.Bodies[t.a].Name, s.Bodies[t.b].Name, -t.gap, t.p[0], t.p[1], s.alert)
 		}
 	}
 	slices.SortStableFunc(w.touches, func(x, y touch) int {
@@ -108,10 +108,10 @@ const maxSwept = 64
 func (s *System) Tunnelled() error {
 	for i, b := range s.Bodies {
 		travel := math.Hypot(s.dq[i][0], s.dq[i][1]) + b.Shape.Radius()*math.Abs(s.dq[i][2])
-		if !(travel > s.Alert) {
+		if !(travel > s.alert) {
 			continue
 		}
-		parts := min(int(math.Ceil(2*travel/s.Alert)), maxSwept)
+		parts := min(int(math.Ceil(2*travel/s.alert)), maxSwept)
 		end := make([][3]float64, len(s.Bodies))
 		for j, o := range s.Bodies {
 			end[j] = o.Q
@@ -141,9 +141,9 @@ func (s *System) sweep(i, parts int, travel float64) error {
 			if j == i || !s.touchable(i, j) {
 				continue
 			}
-			if d := Distance(s.Bodies[i], o); d < -s.Alert {
+			if d := Distance(s.Bodies[i], o); d < -s.alert {
 				return fmt.Errorf("rigid body %q went through rigid body %q in the step to t = %g: %.3g m into it %.0f %% of the way, with a travel of %.3g m in the step against the alert distance %.3g m (tunnelling): use a smaller h or a larger alert",
-					s.Bodies[i].Name, o.Name, s.t, -d, 100*f, travel, s.Alert)
+					s.Bodies[i].Name, o.Name, s.t, -d, 100*f, travel, s.alert)
 			}
 		}
 	}
@@ -173,7 +173,7 @@ func (s *System) place() {
 		s.placeItem(i)
 		reach = math.Max(reach, w.hi[i][0]-w.lo[i][0])
 	}
-	if p := s.Period; p[1] > p[0] {
+	if p := s.period; p[1] > p[0] {
 		l := p[1] - p[0]
 		for i := range s.Bodies {
 			if w.lo[i][0] < p[0]+reach {
@@ -213,7 +213,7 @@ func (s *System) placeItem(k int) {
 			lo[c], hi[c] = math.Min(lo[c], x[c]), math.Max(hi[c], x[c])
 		}
 	}
-	a := s.Alert / 2
+	a := s.alert / 2
 	w.lo, w.hi = append(w.lo, [2]float64{lo[0] - a, lo[1] - a}), append(w.hi, [2]float64{hi[0] + a, hi[1] + a})
 	w.span = append(w.span, [2]int{start, len(w.slab)}) // the slab may still grow
 }
@@ -374,13 +374,13 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 	n := len(out)
 	switch {
 	case iDisk && jDisk:
-		out = diskDisk(out, i, j, ci, cj, di.R, dj.R, s.Alert)
+		out = diskDisk(out, i, j, ci, cj, di.R, dj.R, s.alert)
 	case iDisk:
-		out = diskPoly(out, i, j, ci, di.R, vj, s.Alert)
+		out = diskPoly(out, i, j, ci, di.R, vj, s.alert)
 	case jDisk:
-		out = diskPoly(out, j, i, cj, dj.R, vi, s.Alert)
+		out = diskPoly(out, j, i, cj, dj.R, vi, s.alert)
 	default:
-		out = polyPoly(out, i, j, vi, vj, s.Alert, 1e-3*s.Alert, bi.Surface, bj.Surface)
+		out = polyPoly(out, i, j, vi, vj, s.alert, 1e-3*s.alert, bi.Surface, bj.Surface)
 	}
 	for k := n; k < len(out); k++ {
 		t := &out[k]

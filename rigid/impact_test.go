@@ -303,6 +303,7 @@ func TestPeriodicCell(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorContains(t, sys.SetPeriod(0, 0.3), "expected a finite cell at least as wide as the largest body (1 m across)")
 	require.NoError(t, sys.SetPeriod(0, l))
+	require.Equal(t, [2]float64{0, l}, sys.Period())
 	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Rigid: sys})
 	require.NoError(t, err)
 	crossed := 0

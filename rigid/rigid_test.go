@@ -253,11 +253,12 @@ func TestRandomPolygon(t *testing.T) {
 	for range 1000 {
 		p, err := RandomPolygon(rng, 5, 8, 0.004, 0.006)
 		require.NoError(t, err, "convex, counter-clockwise")
-		n := len(p.Vertices)
+		vs := p.Vertices()
+		n := len(vs)
 		require.True(t, n >= 5 && n <= 8)
 		require.LessOrEqual(t, p.Radius(), 1.2*0.006, "about the centroid, off the circle's centre")
-		for k, v := range p.Vertices {
-			w := p.Vertices[(k+1)%n]
+		for k, v := range vs {
+			w := vs[(k+1)%n]
 			// Sides at least half the even spacing's chord.
 			require.Greater(t, math.Hypot(w[0]-v[0], w[1]-v[1]), 0.004*2*math.Sin(math.Pi/float64(n)/2)*0.99)
 		}

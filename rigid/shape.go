@@ -20,13 +20,18 @@ type Shape interface {
 	Radius() float64
 }
 
-// Polygon is a convex polygon; Vertices are counter-clockwise, about the
-// centre of mass. Make one with NewPolygon or Rectangle.
+// Polygon is a convex polygon, its vertices counter-clockwise about the
+// centre of mass. Make one with NewPolygon or Rectangle: its area,
+// inertia and radius are computed from the vertices there.
 type Polygon struct {
-	Vertices [][2]float64
-	area, j  float64
-	radius   float64
+	local   [][2]float64
+	area, j float64
+	radius  float64
 }
+
+// Vertices returns a copy of the polygon's vertices, counter-clockwise
+// about its centre of mass.
+func (p *Polygon) Vertices() [][2]float64 { return append([][2]float64(nil), p.local...) }
 
 // Disk is a disk of radius R.
 type Disk struct{ R float64 }
@@ -95,7 +100,7 @@ func NewPolygon(vertices [][2]float64) (*Polygon, [2]float64, error) {
 			return nil, [2]float64{}, fmt.Errorf("the polygon is not convex at vertex %d %v (or three vertices are aligned there)", i+1, vertices[i])
 		}
 	}
-	p := &Polygon{Vertices: local, area: a, radius: size}
+	p := &Polygon{local: local, area: a, radius: size}
 	for i, v := range local {
 		w := local[(i+1)%n]
 		c := v[0]*w[1] - w[0]*v[1]

@@ -45,16 +45,10 @@ type Energy struct {
 // Finish) inside a simulation that solves their contacts.
 type System struct {
 	Bodies []*Body
-	Rules  []Rule
-	// Alert is the distance within which two bodies' features are paired
-	// (m); zero means a tenth of the smallest body's radius.
-	Alert float64
-	// Period, when Period[1] > Period[0] (SetPeriod), makes the cell
-	// [Period[0], Period[1]) periodic along x: a free body whose centre
-	// leaves it re-enters at the other end with its velocity, and bodies
-	// near one end touch the images of those near the other (shifted by the
-	// period).
-	Period [2]float64
+
+	rules  []Rule     // set and checked by NewSystem (Rules)
+	alert  float64    // m (Alert)
+	period [2]float64 // set and checked by SetPeriod (Period)
 
 	q0, dq       [][3]float64 // per body: the pose at the start of the step, and its change
 	rule         [][]int      // group index pairs -> first matching rule, or -1
@@ -65,10 +59,24 @@ type System struct {
 	det          detectWork
 }
 
+// Rules are the rules of contact, the first that matches a pair of
+// groups applying (a copy: they are fixed by NewSystem).
+func (s *System) Rules() []Rule { return append([]Rule(nil), s.rules...) }
+
+// Alert is the distance within which two bodies' features are paired (m):
+// NewSystem's, or a tenth of the smallest body's radius when it was zero.
+func (s *System) Alert() float64 { return s.alert }
+
+// Period is the periodic cell along x, [Period[0], Period[1]), when
+// Period[1] > Period[0] (SetPeriod): a free body whose centre leaves it
+// re-enters at the other end with its velocity, and bodies near one end
+// touch the images of those near the other (shifted by the period).
+func (s *System) Period() [2]float64 { return s.period }
+
 // NewSystem checks the bodies and the rules and records the bodies'
 // initial positions, from which driven ones move.
 func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
-	s := &System{Bodies: bodies, Rules: rules, Alert: alert}
+	s := &System{Bodies: bodies, rules: rules, alert: alert}
 	names := map[string]bool{}
 	groups := map[string]int{}
 	var list []string
@@ -104,11 +112,11 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): restitution %g: expected a value in [0, 1] (a dissipation index in [0, 1])", k+1, r.A, r.B, r.Restitution)
 		}
 	}
-	if s.Alert == 0 && len(bodies) > 0 {
-		s.Alert = minR / 10
+	if s.alert == 0 && len(bodies) > 0 {
+		s.alert = minR / 10
 	}
-	if !(s.Alert > 0) || math.IsInf(s.Alert, 0) {
-		return nil, fmt.Errorf("rigid bodies: alert = %g m: expected a positive, finite distance", s.Alert)
+	if !(s.alert > 0) || math.IsInf(s.alert, 0) {
+		return nil, fmt.Errorf("rigid bodies: alert = %g m: expected a positive, finite distance", s.alert)
 	}
 	s.rule = make([][]int, len(list))
 	for i, a := range list {
@@ -157,7 +165,7 @@ func (s *System) SetPeriod(x0, x1 float64) error {
 	if !(math.Abs(x0) < MaxCoordinate && math.Abs(x1) < MaxCoordinate) {
 		return fmt.Errorf("rigid bodies: period [%g, %g]: expected ends within +-%g m, where the bodies can be", x0, x1, MaxCoordinate)
 	}
-	s.Period = [2]float64{x0, x1}
+	s.period = [2]float64{x0, x1}
 	return nil
 }
 
@@ -168,7 +176,7 @@ func (s *System) RuleOf(i, j int) (Rule, bool) {
 	if k < 0 {
 		return Rule{}, false
 	}
-	return s.Rules[k], true
+	return s.rules[k], true
 }
 
 func (b *Body) kinetic(v [3]float64) float64 {
@@ -273,7 +281,7 @@ func (s *System) Finish() {
 		e.External += h * b.Mass * (b.Gravity[0]*vt[0] + b.Gravity[1]*vt[1])
 		e.Kinetic = b.kinetic(v1)
 		b.V = v1
-		if p := s.Period; p[1] > p[0] {
+		if p := s.period; p[1] > p[0] {
 			l := p[1] - p[0]
 			b.Q[0] -= l * math.Floor((b.Q[0]-p[0])/l)
 		}

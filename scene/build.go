@@ -97,7 +97,7 @@ func carried(b *rigid.Body, i int) *contact.Obstacle {
 		o.Radius = d.R
 		return o
 	}
-	vs := b.Shape.(*rigid.Polygon).Vertices
+	vs := b.Shape.(*rigid.Polygon).Vertices()
 	for k := len(vs) - 1; k >= 0; k-- {
 		o.Points = append(o.Points, vs[k])
 	}
@@ -294,7 +294,7 @@ func (m *Model) rigidWarnings() []string {
 	fast, fastest, most := 0, "", 0.0 // one line for a million fast grains
 	for _, b := range sys.Bodies {
 		travel := h * (math.Hypot(b.V[0], b.V[1]) + math.Abs(b.V[2])*b.Shape.Radius())
-		if !b.Driven() && travel > sys.Alert {
+		if !b.Driven() && travel > sys.Alert() {
 			fast++
 			if travel > most {
 				fastest, most = b.Name, travel
@@ -306,12 +306,13 @@ func (m *Model) rigidWarnings() []string {
 		if fast > 1 {
 			others = fmt.Sprintf(" (the fastest of %d rigid bodies that do)", fast)
 		}
-		out = append(out, fmt.Sprintf("rigid body %q moves %.3g m per step at its initial speed, more than the alert distance %.3g m%s: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)", fastest, most, sys.Alert, others))
+		out = append(out, fmt.Sprintf("rigid body %q moves %.3g m per step at its initial speed, more than the alert distance %.3g m%s: contact may be missed (use a smaller h or a larger [rigid_contacts] alert)", fastest, most, sys.Alert(), others))
 	}
 	groups, free, members := rigidGroups(sys)
-	for k, r := range sys.Rules {
-		if j, ok := shadowed(sys.Rules, k, groups); ok {
-			out = append(out, fmt.Sprintf("[[rigid_contacts.rule]] %d (groups %q and %q) never applies: rule %d (%q and %q) comes first and matches every pair it names (the first match wins): put the more specific rule first", k+1, r.A, r.B, j+1, sys.Rules[j].A, sys.Rules[j].B))
+	rules := sys.Rules()
+	for k, r := range rules {
+		if j, ok := shadowed(rules, k, groups); ok {
+			out = append(out, fmt.Sprintf("[[rigid_contacts.rule]] %d (groups %q and %q) never applies: rule %d (%q and %q) comes first and matches every pair it names (the first match wins): put the more specific rule first", k+1, r.A, r.B, j+1, rules[j].A, rules[j].B))
 		}
 	}
 	var unpaired []string
@@ -320,7 +321,7 @@ func (m *Model) rigidWarnings() []string {
 			if !free[a] && !free[b] || a == b && (!free[a] || members[a] < 2) {
 				continue // no free body to touch, or none other in its group
 			}
-			if !slices.ContainsFunc(sys.Rules, func(r rigid.Rule) bool { return r.Matches(a, b) }) {
+			if !slices.ContainsFunc(rules, func(r rigid.Rule) bool { return r.Matches(a, b) }) {
 				unpaired = append(unpaired, fmt.Sprintf("%q with %q", a, b))
 			}
 		}
@@ -393,7 +394,7 @@ func (m *Model) courantWarnings() []string {
 				continue
 			}
 			dx := math.Inf(1)
-			for _, e := range side.Edges {
+			for _, e := range side.Edges() {
 				dx = math.Min(dx, side.Mesh.EdgeLength(e))
 			}
 			if courant := c * h / dx; courant < chatterCourant {

@@ -331,7 +331,7 @@ obstacle = "floor"
 	require.Equal(t, mesh.Q8, m.Bodies[0].Space.Mesh.Cells[0].Kind)
 	sim, err := m.Simulation()
 	require.NoError(t, err)
-	bottom := len(m.Detector.Pairs[0].Candidate.Nodes)
+	bottom := len(m.Detector.Pairs[0].Candidate.Nodes())
 	for i := 0; i < 10; i++ {
 		st, err := sim.Step()
 		require.NoError(t, err)

@@ -30,8 +30,6 @@ type Body struct {
 	Material  element.Elastic
 	Thickness float64 // m
 	M, K      *csr.Matrix
-	Damping   Rayleigh
-	Gravity   [2]float64
 	// Tractions are applied on top of gravity; they may depend on time.
 	Tractions []Traction
 	// Ramp, when positive, raises gravity and the tractions linearly from
@@ -58,9 +56,20 @@ type Body struct {
 	// their compliance.
 	ContactNodes []int
 
-	gravity []float64 // the constant load vector of gravity
-	masses  []float64 // per m of thickness (NodalMasses)
+	damping Rayleigh   // set at construction: the stepper's operators and ledger are built on it
+	accel   [2]float64 // gravity's acceleration, whose load vector is gravity
+	gravity []float64  // the constant load vector of gravity
+	masses  []float64  // per m of thickness (NodalMasses)
 }
+
+// Damping is the body's Rayleigh damping (BodyOptions.Damping): fixed at
+// construction, since the stepper's operators and the energy ledger are
+// built on it.
+func (b *Body) Damping() Rayleigh { return b.damping }
+
+// Gravity is the acceleration of gravity on the body (BodyOptions.Gravity),
+// fixed at construction with its load vector.
+func (b *Body) Gravity() [2]float64 { return b.accel }
 
 // BodyOptions are a body's loads, damping and mass lumping; its supports
 // are the fixes of its Space.
@@ -185,8 +194,8 @@ func NewBodyFromMatrices(name string, space *assemble.Space, M, K *csr.Matrix, o
 }
 
 func bodyOf(name string, space *assemble.Space, M, K *csr.Matrix, thickness float64, opt BodyOptions) *Body {
-	return &Body{Name: name, Space: space, Thickness: thickness, M: M, K: K, Damping: opt.Damping,
-		Gravity: opt.Gravity, Tractions: opt.Traction, Ramp: opt.Ramp, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
+	return &Body{Name: name, Space: space, Thickness: thickness, M: M, K: K, damping: opt.Damping,
+		accel: opt.Gravity, Tractions: opt.Traction, Ramp: opt.Ramp, Q: space.Vector(), V: space.Vector(), gravity: space.Vector()}
 }
 
 func (opt BodyOptions) check() error {

@@ -49,6 +49,8 @@ func TestBodyFromMatrices(t *testing.T) {
 	own, err := NewBodyFromMatrices("own", ref.Space, M, K, opt)
 	require.NoError(t, err)
 	for _, b := range []*Body{ref, own} {
+		assert.Equal(t, opt.Damping, b.Damping())
+		assert.Equal(t, opt.Gravity, b.Gravity())
 		s, err := NewStepper(1e-5, 0.5, b)
 		require.NoError(t, err)
 		for i := 0; i < 200; i++ {

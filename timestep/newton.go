@@ -84,7 +84,7 @@ func newHyperState(b *Body) *hyperState {
 	for _, p := range []*[]float64{&h.fint0, &h.fint1, &h.v1, &h.q1, &h.res, &h.neg, &h.kdv} {
 		*p = make([]float64, n)
 	}
-	if b.Damping.Beta != 0 {
+	if b.damping.Beta != 0 {
 		h.kd, h.qt, h.vt = b.Space.NewMatrix(), make([]float64, n), make([]float64, n)
 	}
 	h.floor = roundOff(b)
@@ -177,7 +177,7 @@ func (st *state) evaluate(h, th float64) error {
 	if err := st.damping(h, th); err != nil {
 		return fmt.Errorf("%w (Newton iteration %d of the step to t = %g)", err, hs.iters, hs.t)
 	}
-	a, be := b.Damping.Alpha, b.Damping.Beta
+	a, be := b.damping.Alpha, b.damping.Beta
 	for i := range hs.res {
 		cv := a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*hs.kdv[i]
 		hs.res[i] = st.mv1[i] - st.mv0[i] + h*(th*hs.fint1[i]+(1-th)*hs.fint0[i]) + h*cv - st.rhs[i]
@@ -237,7 +237,7 @@ func (st *state) refactorTangent(h, th float64) error {
 	if hs.kd != nil {
 		kd = hs.kd
 	}
-	b.Space.CombineTo(st.mhat, 1+ht*b.Damping.Alpha, b.M, ht*b.Damping.Beta, kd)
+	b.Space.CombineTo(st.mhat, 1+ht*b.damping.Alpha, b.M, ht*b.damping.Beta, kd)
 	b.Space.CombineTo(st.mhat, 1, st.mhat, ht*ht, hs.kt)
 	if err := st.factor.Refactor(st.mhat); err != nil {
 		return fmt.Errorf("body %s: the Newton tangent of the step to t = %g is not positive definite (a cell near inversion, or St Venant-Kirchhoff under strong compression): %w; use a smaller h, a finer mesh there, or model = \"neohookean\"", b.Name, hs.t, err)
@@ -281,7 +281,7 @@ func (st *state) advanceHyper(h, th float64) (bool, error) {
 // energies (see the comment at the top of the file).
 func (st *state) finishHyper(h, th float64) error {
 	b, hs, e := st.b, st.hyper, &st.energy
-	a, be := b.Damping.Alpha, b.Damping.Beta
+	a, be := b.damping.Alpha, b.damping.Beta
 	var work, damp, internal, inertia, kin, contact float64
 	for i := range b.V {
 		dq := hs.q1[i] - b.Q[i]

@@ -42,7 +42,7 @@ func TestBarStartsOnWall(t *testing.T) {
 					arrived = i
 				}
 				if arrived > 0 && i > arrived && i < arrived+400 {
-					for _, n := range side.Nodes {
+					for _, n := range side.Nodes() {
 						require.InDelta(t, 0, bar.V[bar.Space.DOFs.Eq[2*n]], 1e-6, "lumped %v, gap %g, step %d: node %d on the wall", lumped, gap, i, n)
 					}
 				}

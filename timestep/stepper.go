@@ -128,7 +128,7 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 // velocities change sign every step (the scene decoder said so, and a
 // library caller got it silently).
 func checkDamping(b *Body, h, theta float64) error {
-	if a := b.Damping.Alpha * h * (1 - theta); a > 1 {
+	if a := b.damping.Alpha * h * (1 - theta); a > 1 {
 		return fmt.Errorf("body %s: alpha h (1 - theta) = %.3g > 1 makes velocities change sign every step: use alpha < %.3g, or theta = 1", b.Name, a, 1/(h*(1-theta)))
 	}
 	return nil
@@ -166,7 +166,7 @@ func (st *state) start() error {
 func (s *Stepper) factorise() error {
 	ht := s.h * s.theta
 	for _, st := range s.bodies {
-		d := st.b.Damping
+		d := st.b.damping
 		st.b.Space.CombineTo(st.mhat, 1+ht*d.Alpha, st.b.M, ht*d.Beta+ht*ht, st.b.K)
 		var err error
 		if st.factor == nil {
@@ -289,7 +289,7 @@ func (st *state) begin(h, th, t float64) error {
 	if err := b.Force(st.f1, t+h); err != nil {
 		return err
 	}
-	a, be := b.Damping.Alpha, b.Damping.Beta
+	a, be := b.damping.Alpha, b.damping.Beta
 	for i := range st.rhs {
 		ft := th*st.f1[i] + (1-th)*st.f0[i]
 		st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
@@ -495,7 +495,7 @@ func (st *state) finish(h, th float64) error {
 	st.factor.Backward(st.dv, st.y)
 	e := &st.energy
 	var work, damp, contact float64
-	a, be := b.Damping.Alpha, b.Damping.Beta
+	a, be := b.damping.Alpha, b.damping.Beta
 	for i := range b.V {
 		v0, v1 := b.V[i], b.V[i]+st.dv[i]
 		vt := th*v1 + (1-th)*v0

@@ -47,7 +47,7 @@ func TestValley(t *testing.T) {
 	for i := 1; i <= 20; i++ {
 		_, err := sim.Step()
 		require.NoError(t, err)
-		for _, n := range side.Nodes {
+		for _, n := range side.Nodes() {
 			x := position(b, n)
 			deepest = math.Max(deepest, (slope*math.Abs(x[0])-x[1])/l)
 			crossed = crossed || x[0] > 0

@@ -187,7 +187,7 @@ func isSceneFile(arg string) bool {
 func survey(ctx context.Context, s *explore.Survey, f exploreFlags, modalities []explore.Modality, stdout io.Writer) error {
 	n := len(s.Units)
 	var report bytes.Buffer
-	if s.Moving {
+	if s.Moving() {
 		fmt.Fprintf(&report, "%d contacts, %d bodies, in motion: the force fan of one step, in random order\n", n, len(s.Sys.Bodies))
 	} else {
 		fmt.Fprintf(&report, "%d contacts, %d bodies\n", n, len(s.Sys.Bodies))
@@ -213,13 +213,13 @@ func survey(ctx context.Context, s *explore.Survey, f exploreFlags, modalities [
 			sweeps += sol.Sweeps
 		}
 		if m == explore.RandomGuess {
-			fmt.Fprintf(&report, "random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", s.Box/s.H)
+			fmt.Fprintf(&report, "random guesses draw R_N in [0, %.4g] N/m, the largest admissible R_N (linear programming)\n", s.Box()/s.H())
 		}
 		fmt.Fprintf(&report, "%s: %d solutions (%d runs left out: not converged, or not in equilibrium to 1e-4 of the weight), %.0f sweeps each, %.0f solutions/s\n",
 			m, len(got), rejected, float64(sweeps)/math.Max(float64(len(got)), 1), float64(f.solutions)/el.Seconds())
 		sols[m] = got
 	}
-	if s.Moving {
+	if s.Moving() {
 		return fanReport(&report, s, f, sols[explore.RandomOrder], stdout)
 	}
 	supported, err := s.TwoSupports()

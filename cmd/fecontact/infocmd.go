@@ -80,10 +80,10 @@ func infoCmd(args []string, stdout io.Writer) error {
 			ant = fmt.Sprintf("rigid body %q", r)
 		}
 		if p.Antagonist != nil {
-			ant = fmt.Sprintf("%s of body %s (%d edges)", p.Antagonist.Group, sc.Contacts[i].Antagonist.Body, len(p.Antagonist.Edges))
+			ant = fmt.Sprintf("%s of body %s (%d edges)", p.Antagonist.Group, sc.Contacts[i].Antagonist.Body, len(p.Antagonist.Edges()))
 		}
 		fmt.Fprintf(stdout, "contact %q: %d candidate nodes (%s of body %s) against %s; mu %g, law %s, basis %s, alert %.3g m\n",
-			p.Name, len(p.Candidate.Nodes), p.Candidate.Group, sc.Contacts[i].Candidate.Body, ant, p.Mu, sc.Contacts[i].Law, sc.Contacts[i].Basis, p.Alert)
+			p.Name, len(p.Candidate.Nodes()), p.Candidate.Group, sc.Contacts[i].Candidate.Body, ant, p.Mu, sc.Contacts[i].Law, sc.Contacts[i].Basis, p.Alert)
 	}
 	if model.Rigid != nil {
 		rigidInfo(stdout, model.Rigid)
@@ -158,8 +158,8 @@ func rigidInfo(w io.Writer, sys *rigid.System) {
 		}
 	}
 	fmt.Fprintf(w, "rigid bodies: %d polygons, %d disks, %d of them driven; free mass %.4g kg per m of thickness; alert %.3g m\n",
-		polygons, disks, driven, mass, sys.Alert)
-	for _, r := range sys.Rules {
+		polygons, disks, driven, mass, sys.Alert())
+	for _, r := range sys.Rules() {
 		fmt.Fprintf(w, "rigid contacts %q with %q: mu %g, law %s, restitution %g (dissipation index %.3g)\n",
 			r.A, r.B, r.Mu, r.Law, r.Restitution, (1-r.Restitution)/(1+r.Restitution))
 	}
