@@ -8,34 +8,25 @@ import (
 )
 
 // BenchmarkDetect: 10^5 candidate nodes (the bottom of a strip of 10^5
-// cells) against the 10^5 top edges of another strip 0.1 mm below.
+// cells) against the 10^5 top edges of another strip 0.1 mm below,
+// shifted 0.03 mm: a unit per candidate node (the last one against the
+// lower strip's corner) and one of the reverse pass (the lower strip's
+// first node against the upper's corner).
 func BenchmarkDetect(b *testing.B) {
 	const n = 100000
 	lower, _ := mesh.Rectangle([2]float64{0, 0}, 10, 0.001, n, 1, mesh.Q4)
 	upper, _ := mesh.Rectangle([2]float64{0.00003, 0.0011}, 10, 0.001, n, 1, mesh.Q4)
-	dl, _ := assemble.NewDOFMap(lower, nil)
-	du, _ := assemble.NewDOFMap(upper, nil)
-	cand, err := NewSide(0, upper, du, "bottom", 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ant, err := NewSide(1, lower, dl, "top", 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := NewDetector(&Pair{Name: "strip", Candidate: cand, Antagonist: ant, Alert: 2e-4})
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := upperOnLower(b, upper, lower, 2e-4)
 	var units []Unit
+	var err error
 	for b.Loop() {
 		units, _, err = d.Detect(Config{})
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	if len(units) != n+1 {
-		b.Fatalf("%d units, want %d", len(units), n+1)
+	if len(units) != n+2 {
+		b.Fatalf("%d units, want %d", len(units), n+2)
 	}
 	b.ReportMetric(float64(n+1)*float64(b.N)/b.Elapsed().Seconds(), "candidates/s")
 }
@@ -46,20 +37,7 @@ func BenchmarkDetect(b *testing.B) {
 func BenchmarkDeepest(b *testing.B) {
 	lower, _ := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 480, 160, mesh.Q4)
 	upper, _ := mesh.Rectangle([2]float64{0.02, 0.04 - 1e-9}, 0.04, 0.04, 160, 160, mesh.Q4)
-	dl, _ := assemble.NewDOFMap(lower, nil)
-	du, _ := assemble.NewDOFMap(upper, nil)
-	cand, err := NewSide(1, upper, du, "bottom", 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ant, err := NewSide(0, lower, dl, "top", 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := NewDetector(&Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Alert: 1e-5})
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := upperOnLower(b, upper, lower, 1e-5)
 	b.Run("deepest", func(b *testing.B) {
 		for b.Loop() {
 			if deep := d.Deepest(Config{}, false); deep[0].Depth < 0.9e-9 {
@@ -74,4 +52,24 @@ func BenchmarkDeepest(b *testing.B) {
 			}
 		}
 	})
+}
+
+// upperOnLower is the detector of a pair of the upper mesh's bottom on the
+// lower one's top.
+func upperOnLower(b *testing.B, upper, lower *mesh.Mesh, alert float64) *Detector {
+	dl, _ := assemble.NewDOFMap(lower, nil)
+	du, _ := assemble.NewDOFMap(upper, nil)
+	cand, err := NewSide(0, upper, du, "bottom", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ant, err := NewSide(1, lower, dl, "top", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := NewDetector(&Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Alert: alert})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
 }
