@@ -11,7 +11,7 @@ import (
 // cells) against the 10^5 top edges of another strip 0.1 mm below,
 // shifted 0.03 mm: a unit per candidate node (the last one against the
 // lower strip's corner) and one of the reverse pass (the lower strip's
-// first node against the upper's corner).
+// last node, under the upper strip's last edge).
 func BenchmarkDetect(b *testing.B) {
 	const n = 100000
 	lower, _ := mesh.Rectangle([2]float64{0, 0}, 10, 0.001, n, 1, mesh.Q4)
