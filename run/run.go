@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/scene"
@@ -142,7 +143,7 @@ func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*results.W
 	}
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	gaps, _ := sc.GapPairs() // checked with the scene
-	o := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps}
+	o := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps, Painter: plots.Painter{}}
 	if p := sc.Output.Profile; p != nil {
 		o.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/explore"
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
 )
@@ -400,17 +401,17 @@ func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sol
 				}
 			}
 		}
-		var panels []results.ForcePanel
+		var panels []plots.ForcePanel
 		for _, m := range modalities {
 			dots := make([][2]float64, len(sols[m]))
 			for i, sol := range sols[m] {
 				dots[i] = [2]float64{sol.R[c][1], sol.R[c][0]}
 			}
-			panels = append(panels, results.ForcePanel{Title: m.String(), Dots: dots, Admissible: polys[c], Predicted: predicted})
+			panels = append(panels, plots.ForcePanel{Title: m.String(), Dots: dots, Admissible: polys[c], Predicted: predicted})
 		}
 		u := s.Units[c]
 		title := fmt.Sprintf("contact %d (%s on %s)", c+1, name(u.Key.A), name(u.Key.B))
-		if err := results.ForcePlanePlot(filepath.Join(dir, fmt.Sprintf("contact_%d.png", c+1)), title, panels); err != nil {
+		if err := plots.ForcePlane(filepath.Join(dir, fmt.Sprintf("contact_%d.png", c+1)), title, panels); err != nil {
 			return err
 		}
 	}
@@ -421,10 +422,10 @@ func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sol
 	if len(one) == 0 {
 		return nil
 	}
-	forces := make([]results.Force, len(s.Units))
+	forces := make([]plots.Force, len(s.Units))
 	for c, u := range s.Units {
 		r := one[0].R[c]
-		forces[c] = results.Force{X: u.X, F: [2]float64{r[0]*u.N[0] + r[1]*u.T[0], r[0]*u.N[1] + r[1]*u.T[1]}}
+		forces[c] = plots.Force{X: u.X, F: [2]float64{r[0]*u.N[0] + r[1]*u.T[0], r[0]*u.N[1] + r[1]*u.T[1]}}
 	}
-	return results.ForcesPlot(filepath.Join(dir, "forces.png"), fmt.Sprintf("contact forces of one solution (%s)", one[0].Modality), s.Sys, forces)
+	return plots.Forces(filepath.Join(dir, "forces.png"), fmt.Sprintf("contact forces of one solution (%s)", one[0].Modality), s.Sys, forces)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 )
 
@@ -47,7 +48,7 @@ func plotCmd(args []string, stdout io.Writer) error {
 	if *unit == "" && *scale == 1 { // the values as written: the unit the history gives
 		*unit = series[0].Unit
 	}
-	if err := results.ComparePlot(*out, pos[0], *unit, series); err != nil {
+	if err := plots.Compare(*out, pos[0], *unit, series); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s of %d runs\n", *out, pos[0], len(series))

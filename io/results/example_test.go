@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/scene"
@@ -15,7 +16,7 @@ import (
 
 // A program that embeds fecontact writes what `fecontact run` writes: a
 // scene (here the built-in colliding blocks) to a simulation, then a Writer
-// fed after every step.
+// fed after every step; plots.Painter draws its pictures (energy.png).
 func ExampleWriter() {
 	data, _ := examples.Scene("colliding-blocks")
 	sc, _ := scene.Decode(bytes.NewReader(data), "colliding-blocks.toml")
@@ -24,7 +25,7 @@ func ExampleWriter() {
 	dir, _ := os.MkdirTemp("", "results")
 	defer os.RemoveAll(dir)
 
-	out, err := results.NewWriter(dir, sim, results.Options{Encoding: vtk.Base64})
+	out, err := results.NewWriter(dir, sim, results.Options{Encoding: vtk.Base64, Painter: plots.Painter{}})
 	if err != nil {
 		fmt.Println(err)
 		return

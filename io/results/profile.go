@@ -6,10 +6,6 @@ import (
 	"math"
 	"os"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/rigid"
 )
@@ -92,7 +88,7 @@ func (p *profile) label(w int) string {
 
 // write writes profile.csv and profile.png in dir: the mean over the run
 // from From, then over each window.
-func (p *profile) write(dir string) error {
+func (p *profile) write(dir string, painter Painter) error {
 	if p == nil {
 		return nil
 	}
@@ -124,7 +120,10 @@ func (p *profile) write(dir string) error {
 	if err != nil {
 		return err
 	}
-	return p.plot(dir + string(os.PathSeparator) + "profile.png")
+	if painter == nil {
+		return nil
+	}
+	return painter.Profile(dir+string(os.PathSeparator)+"profile.png", p.curves())
 }
 
 // nanOr is means[k][i], or NaN when nothing was recorded.
@@ -135,39 +134,30 @@ func nanOr(means [][]float64, k, i int) float64 {
 	return math.NaN()
 }
 
-// plot draws the profile of each window and, thicker, the whole run's.
-func (p *profile) plot(file string) error {
-	pl := plot.New()
+// ProfileCurves is what profile.png draws: the mean velocity profile of
+// the whole run from From and of each window.
+type ProfileCurves struct {
+	Title  string
+	Curves []ProfileCurve // the whole run's first
+}
+
+// ProfileCurve is one mean profile: the strips' heights Y (m) and mean x
+// velocities V (m/s; NaN where no body was).
+type ProfileCurve struct {
+	Label string
+	Y, V  []float64
+}
+
+// curves are the profile's means, for a Painter.
+func (p *profile) curves() ProfileCurves {
 	steps := 0
 	if len(p.sums) > 0 {
 		steps = p.sums[0].steps
 	}
-	pl.Title.Text = fmt.Sprintf("velocity profile, mean over %d steps from t = %g s", steps, p.From)
-	pl.X.Label.Text, pl.Y.Label.Text = "vx (m/s)", "y (m)"
-	for w := len(p.sums) - 1; w >= 0; w-- {
+	c := ProfileCurves{Title: fmt.Sprintf("velocity profile, mean over %d steps from t = %g s", steps, p.From)}
+	for w := range p.sums {
 		y, v := p.mean(w)
-		var xy plotter.XYs
-		for k := range y {
-			if !math.IsNaN(v[k]) {
-				xy = append(xy, plotter.XY{X: v[k], Y: y[k]})
-			}
-		}
-		if len(xy) == 0 {
-			continue
-		}
-		l, s, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return err
-		}
-		l.Color, s.Color = plotColor(w), plotColor(w)
-		if w == 0 {
-			l.Width = vg.Points(2)
-		}
-		pl.Add(l, s)
-		if len(p.sums) > 1 {
-			pl.Legend.Add(p.label(w), l)
-		}
+		c.Curves = append(c.Curves, ProfileCurve{Label: p.label(w), Y: y, V: v})
 	}
-	pl.Legend.Top, pl.Legend.Left = true, true
-	return savePNG(file, [][]*plot.Plot{{pl}}, vg.Points(400), vg.Points(400))
+	return c
 }

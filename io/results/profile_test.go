@@ -39,11 +39,30 @@ func TestProfileWindows(t *testing.T) {
 	assert.InDelta(t, 1.3, mean(2), 1e-12, "1.1 to 1.5")
 	assert.InDelta(t, 1.8, mean(3), 1e-12, "1.6 to 2.0")
 	dir := t.TempDir()
-	require.NoError(t, p.write(dir))
+	var painted recorder
+	require.NoError(t, p.write(dir, &painted))
 	csv, err := os.ReadFile(filepath.Join(dir, "profile.csv"))
 	require.NoError(t, err)
 	lines := strings.Split(string(csv), "\n")
 	assert.Equal(t, "strip,y [m],vx [m/s],samples,vx 0.5-1 s [m/s],vx 1-1.5 s [m/s],vx 1.5-2 s [m/s]", lines[0])
 	assert.Equal(t, "2,0.15,1.25,16,0.75,1.3,1.8", lines[2])
-	assert.FileExists(t, filepath.Join(dir, "profile.png"))
+	assert.Equal(t, filepath.Join(dir, "profile.png"), painted.path)
+	require.Len(t, painted.profile.Curves, 4)
+	assert.Equal(t, []string{"from 0.5 s", "0.5-1 s", "1-1.5 s", "1.5-2 s"},
+		[]string{painted.profile.Curves[0].Label, painted.profile.Curves[1].Label, painted.profile.Curves[2].Label, painted.profile.Curves[3].Label})
+	assert.InDelta(t, 1.8, painted.profile.Curves[3].V[1], 1e-12, "the last window's strip 2")
+}
+
+// recorder is a Painter that keeps what it is given.
+type recorder struct {
+	path    string
+	profile ProfileCurves
+}
+
+func (r *recorder) Energy(path string, pts []EnergyPoint) error               { return nil }
+func (r *recorder) Gaps(path string, names []string, pts []EnergyPoint) error { return nil }
+func (r *recorder) Bodies(path string, snaps []Snapshot) error                { return nil }
+func (r *recorder) Profile(path string, c ProfileCurves) error {
+	r.path, r.profile = path, c
+	return nil
 }

@@ -15,12 +15,12 @@ import (
 // diskSides is the number of sides of the polygon that draws a disk.
 const diskSides = 32
 
-// outline returns a rigid body's outline in its current pose: the
+// Outline returns a rigid body's outline in its current pose: the
 // polygon's vertices, or a disk's inscribed diskSides-gon with a notch
 // that turns with it, from its centre to the first vertex, where a
 // regular polygon turning looks still (so that a rolling disk is seen to
 // roll).
-func outline(b *rigid.Body) [][2]float64 {
+func Outline(b *rigid.Body) [][2]float64 {
 	if d, ok := b.Shape.(rigid.Disk); ok {
 		out := make([][2]float64, 0, diskSides+1)
 		out = append(out, b.World([2]float64{}))
@@ -44,7 +44,7 @@ func RigidGrid(sys *rigid.System) *vtk.Grid {
 	var pv []float64
 	for i, b := range sys.Bodies {
 		poly := make([]int, 0, diskSides)
-		for _, x := range outline(b) {
+		for _, x := range Outline(b) {
 			poly = append(poly, len(g.Points))
 			g.Points = append(g.Points, x)
 			v := b.PointVelocity(x)

@@ -25,13 +25,14 @@ type Writer struct {
 	hist     *history
 	count    int
 	pictures []float64
-	snaps    []snapshot
-	energy   []energyPoint // at most 2 maxPlotPoints, every stride-th step
+	snaps    []Snapshot
+	energy   []EnergyPoint // at most 2 maxPlotPoints, every stride-th step
 	stride   int
 	e0       float64 // the initial energy balance
 	profile  *profile
 	depths   [][]float64 // the nodes' depths inside another body, for bodies.pvd
 	figures  Figures
+	painter  Painter
 }
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
@@ -39,11 +40,23 @@ type Writer struct {
 // so memory stays bounded however many steps a run takes.
 const maxPlotPoints = 2000
 
-type energyPoint struct {
-	t    float64
-	e    timestep.Energy
-	sim  [3]float64 // normal, friction, obstacle work
-	gaps []float64  // Options.Gaps' distances
+// EnergyPoint is the energies and works at one time: what energy.png and
+// gaps.png draw.
+type EnergyPoint struct {
+	T     float64
+	E     timestep.Energy
+	Works [3]float64 // of the contact law, friction and obstacles (J)
+	Gaps  []float64  // Options.Gaps' distances (m)
+}
+
+// Painter draws a run's pictures from what the Writer kept; package
+// io/plots has fecontact's (plots.Painter), so that writing results does
+// not need a plotting library. A nil Painter draws none.
+type Painter interface {
+	Energy(path string, pts []EnergyPoint) error
+	Gaps(path string, names []string, pts []EnergyPoint) error
+	Bodies(path string, snaps []Snapshot) error
+	Profile(path string, p ProfileCurves) error
 }
 
 // runFiles are the patterns of the files a run writes (and of the
@@ -84,6 +97,9 @@ func ClearFiles(dir string, patterns ...string) (int, error) {
 type Options struct {
 	Encoding vtk.Encoding
 	Pictures []float64 // times of bodies.png's snapshots (none: no picture)
+	// Painter draws energy.png, bodies.png, gaps.png and profile.png
+	// (plots.Painter); nil: no picture.
+	Painter Painter
 	// Gaps are pairs of rigid bodies (indices in the simulation's
 	// rigid.System) whose distance (rigid.Distance) history.csv gives every
 	// step and gaps.png draws.
@@ -110,7 +126,7 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 		return nil, err
 	}
 	w := &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
-		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs))}
+		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs)), painter: opt.Painter}
 	if p := opt.Profile; p != nil {
 		if p.Strips < 1 || !(p.Top > p.Bottom) {
 			return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
@@ -141,7 +157,7 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	}
 	o.profile.record(sim.Rigid, s.Time())
 	if st.Step%o.stride == 0 || write {
-		o.energy = append(o.energy, energyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
+		o.energy = append(o.energy, EnergyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
 	}
 	if len(o.energy) >= 2*maxPlotPoints {
 		kept := o.energy[:0]
@@ -153,7 +169,7 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 		o.energy, o.stride = kept, 2*o.stride
 	}
 	for _, pt := range o.pictures {
-		if math.Abs(pt-s.Time()) <= s.H()/2 {
+		if o.painter != nil && math.Abs(pt-s.Time()) <= s.H()/2 {
 			o.snaps = append(o.snaps, takeSnapshot(sim))
 		}
 	}
@@ -257,19 +273,27 @@ func (o *Writer) Close() error {
 	if err := o.hist.close(); err != nil {
 		return err
 	}
-	if err := energyPlot(filepath.Join(o.dir, "energy.png"), o.energy); err != nil {
+	if err := o.profile.write(o.dir, o.painter); err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	return o.draw()
+}
+
+// draw draws the pictures, when the Options gave a Painter.
+func (o *Writer) draw() error {
+	if o.painter == nil {
+		return nil
+	}
+	if err := o.painter.Energy(filepath.Join(o.dir, "energy.png"), o.energy); err != nil {
 		return fmt.Errorf("energy.png: %w", err)
 	}
 	if len(o.snaps) > 0 {
-		if err := bodiesPlot(filepath.Join(o.dir, "bodies.png"), o.snaps); err != nil {
+		if err := o.painter.Bodies(filepath.Join(o.dir, "bodies.png"), o.snaps); err != nil {
 			return fmt.Errorf("bodies.png: %w", err)
 		}
 	}
-	if err := o.profile.write(o.dir); err != nil {
-		return fmt.Errorf("profile: %w", err)
-	}
 	if names := o.hist.rigid.gapNames(); len(names) > 0 {
-		if err := gapPlot(filepath.Join(o.dir, "gaps.png"), names, o.energy); err != nil {
+		if err := o.painter.Gaps(filepath.Join(o.dir, "gaps.png"), names, o.energy); err != nil {
 			return fmt.Errorf("gaps.png: %w", err)
 		}
 	}

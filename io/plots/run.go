@@ -1,4 +1,4 @@
-package results
+package plots
 
 import (
 	"fmt"
@@ -6,51 +6,16 @@ import (
 	"io"
 	"math"
 
-	"github.com/fecontact/fecontact/internal/atomicfile"
-	"github.com/fecontact/fecontact/mesh"
-	"github.com/fecontact/fecontact/timestep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/mesh"
 )
-
-// snapshot keeps the deformed node positions of every body, and the
-// outlines of the rigid ones, at one time.
-type snapshot struct {
-	t      float64
-	meshes []*mesh.Mesh
-	pos    [][][2]float64
-	rigid  [][][2]float64
-	driven []bool
-	obst   [][][2]float64 // the obstacles' outlines (contact.Obstacle.Outline)
-}
-
-func takeSnapshot(sim *timestep.Simulation) snapshot {
-	s := snapshot{t: sim.Stepper.Time()}
-	for i := 0; i < sim.Stepper.NumBodies(); i++ {
-		b := sim.Stepper.Body(i)
-		u := b.Displacement()
-		m := b.Space.Mesh
-		p := make([][2]float64, len(m.Nodes))
-		for n, x := range m.Nodes {
-			p[n] = [2]float64{x[0] + u[2*n], x[1] + u[2*n+1]}
-		}
-		s.meshes = append(s.meshes, m)
-		s.pos = append(s.pos, p)
-	}
-	if sim.Rigid != nil {
-		for _, b := range sim.Rigid.Bodies {
-			s.rigid = append(s.rigid, outline(b))
-			s.driven = append(s.driven, b.Driven())
-		}
-	}
-	for _, o := range obstacles(sim) {
-		s.obst = append(s.obst, o.Outline(s.t))
-	}
-	return s
-}
 
 // sides lists the segments to draw for a mesh: every cell side of a small
 // mesh (quadratic sides as two segments through the mid-side node), only
@@ -91,19 +56,19 @@ func sides(m *mesh.Mesh) [][]int {
 
 var bodyColors = []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{148, 103, 189, 255}}
 
-// bodiesPlot draws the deformed bodies at each snapshot time, side by side,
+// Bodies draws the deformed bodies at each snapshot time, side by side,
 // all panels on the same scale.
-func bodiesPlot(path string, snaps []snapshot) error {
+func Bodies(path string, snaps []results.Snapshot) error {
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, s := range snaps {
-		for _, p := range s.pos {
+		for _, p := range s.Pos {
 			for _, x := range p {
 				lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
 				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
 			}
 		}
-		for k, p := range s.rigid {
-			if s.driven[k] {
+		for k, p := range s.Rigid {
+			if s.Driven[k] {
 				continue // a ground: drawn, cut at the panel's edge
 			}
 			for _, x := range p {
@@ -114,7 +79,7 @@ func bodiesPlot(path string, snaps []snapshot) error {
 	}
 	if math.IsInf(lo[0], 1) { // only driven bodies: frame them
 		for _, s := range snaps {
-			for _, p := range s.rigid {
+			for _, p := range s.Rigid {
 				for _, x := range p {
 					lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
 					hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
@@ -128,13 +93,13 @@ func bodiesPlot(path string, snaps []snapshot) error {
 	row := make([]*plot.Plot, len(snaps))
 	for k, s := range snaps {
 		p := plot.New()
-		p.Title.Text = "t = " + timeLabel(s.t)
+		p.Title.Text = "t = " + timeLabel(s.T)
 		p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
-		for b, m := range s.meshes {
+		for b, m := range s.Meshes {
 			for _, seg := range sides(m) {
 				pts := make(plotter.XYs, len(seg))
 				for i, n := range seg {
-					pts[i] = plotter.XY{X: s.pos[b][n][0], Y: s.pos[b][n][1]}
+					pts[i] = plotter.XY{X: s.Pos[b][n][0], Y: s.Pos[b][n][1]}
 				}
 				l, err := plotter.NewLine(pts)
 				if err != nil {
@@ -145,7 +110,7 @@ func bodiesPlot(path string, snaps []snapshot) error {
 				p.Add(l)
 			}
 		}
-		for b, o := range s.rigid {
+		for b, o := range s.Rigid {
 			pts := make(plotter.XYs, len(o)+1)
 			for i := range pts {
 				x := o[i%len(o)]
@@ -155,11 +120,11 @@ func bodiesPlot(path string, snaps []snapshot) error {
 			if err != nil {
 				return err
 			}
-			l.Color = bodyColors[(len(s.meshes)+b)%len(bodyColors)]
+			l.Color = bodyColors[(len(s.Meshes)+b)%len(bodyColors)]
 			l.Width = vg.Points(0.5)
 			p.Add(l)
 		}
-		for _, o := range s.obst { // grey, cut at the panel's edge like a ground
+		for _, o := range s.Obstacles { // grey, cut at the panel's edge like a ground
 			pts := make(plotter.XYs, len(o))
 			for i, x := range o {
 				pts[i] = plotter.XY{X: x[0], Y: x[1]}
@@ -187,16 +152,16 @@ func timeLabel(t float64) string {
 	return fmt.Sprintf("%.3g ms", 1e3*t)
 }
 
-// gapPlot draws the distances between the pairs of rigid bodies against
+// Gaps draws the distances between the pairs of rigid bodies against
 // time.
-func gapPlot(path string, names []string, pts []energyPoint) error {
+func Gaps(path string, names []string, pts []results.EnergyPoint) error {
 	p := plot.New()
 	p.Title.Text = "gaps between rigid bodies"
 	p.X.Label.Text, p.Y.Label.Text = "t (s)", "mm"
 	for k, name := range names {
 		xy := make(plotter.XYs, len(pts))
 		for i, e := range pts {
-			xy[i] = plotter.XY{X: e.t, Y: 1e3 * e.gaps[k]}
+			xy[i] = plotter.XY{X: e.T, Y: 1e3 * e.Gaps[k]}
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
@@ -211,26 +176,26 @@ func gapPlot(path string, names []string, pts []energyPoint) error {
 	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
 }
 
-// energyPlot draws the energy history.
-func energyPlot(path string, pts []energyPoint) error {
+// Energy draws the energy history.
+func Energy(path string, pts []results.EnergyPoint) error {
 	p := plot.New()
 	p.Title.Text = "energy"
 	p.X.Label.Text, p.Y.Label.Text = "t (ms)", "J"
 	series := []struct {
 		name string
-		f    func(e energyPoint) float64
+		f    func(e results.EnergyPoint) float64
 	}{
-		{"kinetic", func(e energyPoint) float64 { return e.e.Kinetic }},
-		{"elastic", func(e energyPoint) float64 { return e.e.Elastic }},
-		{"kinetic + elastic", func(e energyPoint) float64 { return e.e.Kinetic + e.e.Elastic }},
-		{"friction loss", func(e energyPoint) float64 { return -e.sim[1] }},
-		{"contact-law loss", func(e energyPoint) float64 { return -e.sim[0] }},
-		{"numerical + damping loss", func(e energyPoint) float64 { return e.e.Numerical + e.e.Damping }},
+		{"kinetic", func(e results.EnergyPoint) float64 { return e.E.Kinetic }},
+		{"elastic", func(e results.EnergyPoint) float64 { return e.E.Elastic }},
+		{"kinetic + elastic", func(e results.EnergyPoint) float64 { return e.E.Kinetic + e.E.Elastic }},
+		{"friction loss", func(e results.EnergyPoint) float64 { return -e.Works[1] }},
+		{"contact-law loss", func(e results.EnergyPoint) float64 { return -e.Works[0] }},
+		{"numerical + damping loss", func(e results.EnergyPoint) float64 { return e.E.Numerical + e.E.Damping }},
 	}
 	for k, s := range series {
 		xy := make(plotter.XYs, len(pts))
 		for i, e := range pts {
-			xy[i] = plotter.XY{X: 1e3 * e.t, Y: s.f(e)}
+			xy[i] = plotter.XY{X: 1e3 * e.T, Y: s.f(e)}
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {

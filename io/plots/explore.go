@@ -1,4 +1,4 @@
-package results
+package plots
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/rigid"
 )
 
@@ -24,8 +25,8 @@ type ForcePanel struct {
 	Predicted  [][2]float64
 }
 
-// ForcePlanePlot draws panels side by side on the same scales.
-func ForcePlanePlot(path, title string, panels []ForcePanel) error {
+// ForcePlane draws panels side by side on the same scales.
+func ForcePlane(path, title string, panels []ForcePanel) error {
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	grow := func(pts [][2]float64) {
 		for _, p := range pts {
@@ -99,16 +100,16 @@ func addOutline(p *plot.Plot, pts [][2]float64, closed bool, c color.Color, widt
 // Force is a contact force to draw: at X, the force F (N/m).
 type Force struct{ X, F [2]float64 }
 
-// ForcesPlot draws the rigid bodies and the contact forces as segments
+// Forces draws the rigid bodies and the contact forces as segments
 // from their points, of length proportional to their size (the largest
 // spans a tenth of the picture).
-func ForcesPlot(path, title string, sys *rigid.System, forces []Force) error {
+func Forces(path, title string, sys *rigid.System, forces []Force) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, b := range sys.Bodies {
-		o := outline(b)
+		o := results.Outline(b)
 		if !b.Driven() {
 			for _, x := range o {
 				for k := range 2 {

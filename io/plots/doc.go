@@ -1,0 +1,27 @@
+// Package plots draws fecontact's pictures (PNG, with gonum.org/v1/plot):
+// a run's energy, bodies, gaps and velocity profile (Painter, which
+// io/results calls when a run is given one), runs compared (Compare), and a
+// survey's forces (ForcePlane, Forces). It is apart from io/results so
+// that a program that writes results does not need the plotting library.
+package plots
+
+import "github.com/fecontact/fecontact/io/results"
+
+// Painter draws a run's pictures (results.Painter).
+type Painter struct{}
+
+var _ results.Painter = Painter{}
+
+// Energy draws energy.png.
+func (Painter) Energy(path string, pts []results.EnergyPoint) error { return Energy(path, pts) }
+
+// Gaps draws gaps.png.
+func (Painter) Gaps(path string, names []string, pts []results.EnergyPoint) error {
+	return Gaps(path, names, pts)
+}
+
+// Bodies draws bodies.png.
+func (Painter) Bodies(path string, snaps []results.Snapshot) error { return Bodies(path, snaps) }
+
+// Profile draws profile.png.
+func (Painter) Profile(path string, c results.ProfileCurves) error { return Profile(path, c) }

@@ -1,0 +1,44 @@
+package plots
+
+import (
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/fecontact/fecontact/io/results"
+)
+
+// Profile draws the profile of each window and, thicker, the whole run's.
+func Profile(file string, c results.ProfileCurves) error {
+	pl := plot.New()
+	pl.Title.Text = c.Title
+	pl.X.Label.Text, pl.Y.Label.Text = "vx (m/s)", "y (m)"
+	for w := len(c.Curves) - 1; w >= 0; w-- {
+		cv := c.Curves[w]
+		var xy plotter.XYs
+		for k := range cv.Y {
+			if !math.IsNaN(cv.V[k]) {
+				xy = append(xy, plotter.XY{X: cv.V[k], Y: cv.Y[k]})
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		l, s, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, s.Color = plotColor(w), plotColor(w)
+		if w == 0 {
+			l.Width = vg.Points(2)
+		}
+		pl.Add(l, s)
+		if len(c.Curves) > 1 {
+			pl.Legend.Add(cv.Label, l)
+		}
+	}
+	pl.Legend.Top, pl.Legend.Left = true, true
+	return savePNG(file, [][]*plot.Plot{{pl}}, vg.Points(400), vg.Points(400))
+}
