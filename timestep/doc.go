@@ -32,9 +32,14 @@
 // change (no volumetric locking as Nu nears 1/2).
 //
 // Simulation wires the stepper, contact detection (package contact) and the
-// contact solver (package signorini) into the loop of docs/design.md sections 4-8,
-// with rigid bodies (package rigid, docs/design.md section 7b) in the same
-// contact problem when SimOptions.Rigid is set.
+// contact solver (package signorini) into the step of docs/design.md
+// sections 4-8, with rigid bodies (package rigid, docs/design.md section
+// 7b) in the same contact problem when SimOptions.Rigid is set. Its step
+// is named phases (place, detect, impactFirst, free, contact, advance)
+// that know no kind of body: each kind is a family (family.go: the
+// Stepper's bodies, a rigid.System) and each source of contact units a
+// source (source.go: the Detector's pairs, the rigid bodies' contacts). A
+// scene's whole run with its outputs is package run's.
 //
 // Energy: multiplying the step by v_theta gives the exact discrete balance
 //
