@@ -697,3 +697,23 @@ func TestHyperModel(t *testing.T) {
 		assert.InDelta(t, 0, sim.TotalEnergy().Elastic, 1e-12, tc.model)
 	}
 }
+
+// TestSimulationLeavesBodies: building a simulation takes the contact
+// nodes from the pairs' sides without writing them into the caller's
+// bodies, and a second simulation of the same bodies gets the same.
+func TestSimulationLeavesBodies(t *testing.T) {
+	data, err := examples.Scene("colliding-blocks")
+	require.NoError(t, err)
+	sc, err := Decode(strings.NewReader(string(data)), "colliding-blocks.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	for range 2 {
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		for i, b := range m.Bodies {
+			assert.Nil(t, b.ContactNodes, "body %s", b.Name)
+			assert.NotEmpty(t, sim.Stepper.Compliance(i).Eqs, "body %s: its sides' DOFs", b.Name)
+		}
+	}
+}

@@ -51,9 +51,10 @@ type Body struct {
 	// Q and V are the displacements and velocities of the free DOFs.
 	Q, V []float64
 
-	// ContactNodes are the nodes whose DOFs contact may act on; set them
-	// before NewStepper, which orders them last in the factor and keeps
-	// their compliance.
+	// ContactNodes are the nodes whose DOFs contact may act on, for a
+	// Stepper made by NewStepper: it copies them, orders them last in the
+	// factor and keeps their compliance (a change later has no effect).
+	// NewSimulation takes them from the detector's sides instead.
 	ContactNodes []int
 
 	damping Rayleigh   // set at construction: the stepper's operators and ledger are built on it

@@ -40,7 +40,7 @@ import (
 func (s *Stepper) massCompliance(i int) (Compliance, error) {
 	st := s.bodies[i]
 	if st.mfactor == nil {
-		f, err := st.b.Space.FactorLast(st.b.M, st.b.ContactNodes)
+		f, err := st.b.Space.FactorLast(st.b.M, st.nodes)
 		if err != nil {
 			return Compliance{}, fmt.Errorf("body %s: factorising M for an impact at the start: %w", st.b.Name, err)
 		}

@@ -139,9 +139,10 @@ type unitID struct {
 	a, b            int
 }
 
-// NewSimulation marks every node of the detector's sides as a contact node
-// of its body, then factorises the bodies (NewStepper). A side made by
-// Body.Side gets the index of its body in bodies. det may be nil (rigid
+// NewSimulation takes every node of the detector's sides as a contact node
+// of its body (whatever Body.ContactNodes says, which it leaves as it is),
+// then factorises the bodies (NewStepper). A side made by Body.Side gets
+// the index of its body in bodies. det may be nil (rigid
 // bodies only, opt.Rigid); an obstacle that a rigid body carries must name
 // one of them (index len(bodies) + k).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
@@ -151,7 +152,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if opt.Solver.ChangeTol == 0 {
 		opt.Solver.ChangeTol = -1
 	}
-	seen := make([]map[int]bool, len(bodies))
+	seen, nodes := make([]map[int]bool, len(bodies)), make([][]int, len(bodies))
 	for i := range seen {
 		seen[i] = map[int]bool{}
 	}
@@ -172,17 +173,13 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		if s.Body >= len(bodies) || bodies[s.Body].Space.Mesh != s.Mesh || bodies[s.Body].Space.DOFs != s.DOFs {
 			return fmt.Errorf("simulation: contact pair %q: side %q does not belong to body %d", p.Name, s.Group, s.Body)
 		}
-		b := bodies[s.Body]
 		for _, n := range s.AllNodes() {
 			if !seen[s.Body][n] {
 				seen[s.Body][n] = true
-				b.ContactNodes = append(b.ContactNodes, n)
+				nodes[s.Body] = append(nodes[s.Body], n)
 			}
 		}
 		return nil
-	}
-	for _, b := range bodies {
-		b.ContactNodes = nil
 	}
 	if det == nil {
 		det = &contact.Detector{}
@@ -200,7 +197,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 			}
 		}
 	}
-	st, err := NewStepper(opt.H, opt.Theta, bodies...)
+	st, err := newStepper(opt.H, opt.Theta, bodies, nodes)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,7 @@ type Stepper struct {
 // state is one body's factor and workspaces.
 type state struct {
 	b        *Body
+	nodes    []int // the contact nodes, ordered last in the factor (Body.ContactNodes, copied)
 	mhat     *csr.Matrix
 	factor   *cholesky.Factor
 	f0, f1   []float64 // forces at the start and end of the step
@@ -86,6 +87,14 @@ type state struct {
 // NewStepper checks the step parameters, factorises each body's Mhat and
 // books the initial energies.
 func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
+	return newStepper(h, theta, bodies, nil)
+}
+
+// newStepper is NewStepper with each body's contact nodes given in nodes
+// (NewSimulation's, from the detector's sides) instead of read from
+// Body.ContactNodes when nodes is nil. Either way the stepper keeps its
+// own copy: the factor's order and the tail's compliance are built on it.
+func newStepper(h, theta float64, bodies []*Body, nodes [][]int) (*Stepper, error) {
 	if err := checkStep(h, theta); err != nil {
 		return nil, err
 	}
@@ -97,7 +106,10 @@ func NewStepper(h, theta float64, bodies ...*Body) (*Stepper, error) {
 	}
 	for _, b := range bodies {
 		n := b.Space.N()
-		st := &state{b: b, mhat: b.Space.NewMatrix()}
+		st := &state{b: b, mhat: b.Space.NewMatrix(), nodes: slices.Clone(b.ContactNodes)}
+		if nodes != nil {
+			st.nodes = slices.Clone(nodes[len(s.bodies)])
+		}
 		if b.Law != 0 {
 			st.hyper = newHyperState(b)
 		}
@@ -170,7 +182,7 @@ func (s *Stepper) factorise() error {
 		st.b.Space.CombineTo(st.mhat, 1+ht*d.Alpha, st.b.M, ht*d.Beta+ht*ht, st.b.K)
 		var err error
 		if st.factor == nil {
-			st.factor, err = st.b.Space.FactorLast(st.mhat, st.b.ContactNodes)
+			st.factor, err = st.b.Space.FactorLast(st.mhat, st.nodes)
 		} else {
 			err = st.factor.Refactor(st.mhat)
 		}
@@ -188,7 +200,7 @@ func (s *Stepper) factorise() error {
 func (st *state) tail() error {
 	b := st.b
 	var eqs []int
-	for _, n := range b.ContactNodes {
+	for _, n := range st.nodes {
 		for c := 0; c < 2; c++ {
 			if e := b.Space.DOFs.Eq[2*n+c]; e >= 0 {
 				eqs = append(eqs, e)

@@ -2,6 +2,7 @@ package timestep
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/fecontact/fecontact/assemble"
@@ -356,4 +357,20 @@ func TestDampingBound(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorContains(t, s.SetStep(1e-3, 0.5), "alpha h (1 - theta) = 1.5 > 1")
 	require.NoError(t, s.SetStep(1e-3, 1), "theta = 1 takes any alpha")
+}
+
+// TestContactNodesKept: the stepper keeps the contact nodes it was built
+// with: emptying Body.ContactNodes afterwards and refactorising for a new
+// step leaves the compliance on the same DOFs (it was computed on the
+// field's nodes against a factor ordered by the first ones).
+func TestContactNodesKept(t *testing.T) {
+	b := newBody(t, mesh.Q4, 0.04, 0.04, 4, 4, BodyOptions{}, assemble.Fix{Group: "left", Comp: assemble.XY})
+	b.ContactNodes = b.Space.Mesh.NodeGroups["bottom"]
+	s, err := NewStepper(1e-6, 0.5, b)
+	require.NoError(t, err)
+	before := slices.Clone(s.Compliance(0).Eqs)
+	require.Len(t, before, 2*5-2)
+	b.ContactNodes = nil
+	require.NoError(t, s.SetStep(2e-6, 0.5))
+	assert.Equal(t, before, s.Compliance(0).Eqs)
 }
