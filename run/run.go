@@ -112,6 +112,8 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 // check refuses options out of range.
 func check(sc *scene.Scene, opt Options) error {
 	switch {
+	case sc == nil:
+		return errors.New("no scene")
 	case opt.Variant.Refine < 0:
 		return fmt.Errorf("refine %d: expected a whole number >= 1", opt.Variant.Refine)
 	case opt.Steps < 0:

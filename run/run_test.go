@@ -84,4 +84,6 @@ func TestSceneOptionsRefused(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), tc.want)
 	}
+	_, err := Scene(context.Background(), nil, Options{Dir: "x"})
+	assert.ErrorContains(t, err, "no scene")
 }
