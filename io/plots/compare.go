@@ -1,9 +1,7 @@
 package plots
 
 import (
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/fecontact/fecontact/io/results"
 )
@@ -11,23 +9,12 @@ import (
 // Compare draws series of one quantity (ylabel) against time, one line
 // each, into a PNG.
 func Compare(path, title, ylabel string, series []results.Series) error {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text, p.Y.Label.Text = "t (s)", ylabel
-	for k, s := range series {
-		xy := make(plotter.XYs, len(s.T))
-		for i := range s.T {
-			xy[i] = plotter.XY{X: s.T[i], Y: s.Y[i]}
+	lines := make([]line, len(series))
+	for k, sr := range series {
+		lines[k] = line{name: sr.Label, xy: make(plotter.XYs, len(sr.T))}
+		for i := range sr.T {
+			lines[k].xy[i] = plotter.XY{X: sr.T[i], Y: sr.Y[i]}
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return err
-		}
-		l.Color = plotColor(k)
-		l.Width = vg.Points(1.2)
-		p.Add(l)
-		p.Legend.Add(s.Label, l)
 	}
-	p.Legend.Top = true
-	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
+	return lineChart(path, title, "t (s)", ylabel, lines)
 }

@@ -155,32 +155,18 @@ func timeLabel(t float64) string {
 // Gaps draws the distances between the pairs of rigid bodies against
 // time.
 func Gaps(path string, names []string, pts []results.EnergyPoint) error {
-	p := plot.New()
-	p.Title.Text = "gaps between rigid bodies"
-	p.X.Label.Text, p.Y.Label.Text = "t (s)", "mm"
+	lines := make([]line, len(names))
 	for k, name := range names {
-		xy := make(plotter.XYs, len(pts))
+		lines[k] = line{name: name, xy: make(plotter.XYs, len(pts))}
 		for i, e := range pts {
-			xy[i] = plotter.XY{X: e.T, Y: 1e3 * e.Gaps[k]}
+			lines[k].xy[i] = plotter.XY{X: e.T, Y: 1e3 * e.Gaps[k]}
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return err
-		}
-		l.Color = plotColor(k)
-		l.Width = vg.Points(1.2)
-		p.Add(l)
-		p.Legend.Add(name, l)
 	}
-	p.Legend.Top = true
-	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
+	return lineChart(path, "gaps between rigid bodies", "t (s)", "mm", lines)
 }
 
 // Energy draws the energy history.
 func Energy(path string, pts []results.EnergyPoint) error {
-	p := plot.New()
-	p.Title.Text = "energy"
-	p.X.Label.Text, p.Y.Label.Text = "t (ms)", "J"
 	series := []struct {
 		name string
 		f    func(e results.EnergyPoint) float64
@@ -192,19 +178,37 @@ func Energy(path string, pts []results.EnergyPoint) error {
 		{"contact-law loss", func(e results.EnergyPoint) float64 { return -e.Works[0] }},
 		{"numerical + damping loss", func(e results.EnergyPoint) float64 { return e.E.Numerical + e.E.Damping }},
 	}
-	for k, s := range series {
-		xy := make(plotter.XYs, len(pts))
+	lines := make([]line, len(series))
+	for k, sr := range series {
+		lines[k] = line{name: sr.name, xy: make(plotter.XYs, len(pts))}
 		for i, e := range pts {
-			xy[i] = plotter.XY{X: 1e3 * e.T, Y: s.f(e)}
+			lines[k].xy[i] = plotter.XY{X: 1e3 * e.T, Y: sr.f(e)}
 		}
-		l, err := plotter.NewLine(xy)
+	}
+	return lineChart(path, "energy", "t (ms)", "J", lines)
+}
+
+// line is one named curve of a lineChart.
+type line struct {
+	name string
+	xy   plotter.XYs
+}
+
+// lineChart draws curves against one axis, a colour and a legend entry
+// each, 640 x 400 points.
+func lineChart(path, title, xlabel, ylabel string, lines []line) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
+	for k, ln := range lines {
+		l, err := plotter.NewLine(ln.xy)
 		if err != nil {
 			return err
 		}
 		l.Color = plotColor(k)
 		l.Width = vg.Points(1.2)
 		p.Add(l)
-		p.Legend.Add(s.name, l)
+		p.Legend.Add(ln.name, l)
 	}
 	p.Legend.Top = true
 	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
