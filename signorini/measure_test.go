@@ -1,6 +1,7 @@
 package signorini
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -72,5 +73,23 @@ func TestVelocityChangeAccuracy(t *testing.T) {
 		if err != nil {
 			assert.ErrorContains(t, err, "velocity change")
 		}
+	}
+}
+
+// TestOptionsRefused: a tolerance that is not a positive number and a
+// negative sweep limit are errors, not a run to the limit or none at all.
+func TestOptionsRefused(t *testing.T) {
+	p := twoGroups(rand.New(rand.NewPCG(1, 1)), 2, 1)
+	for _, tc := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Tol: math.NaN()}, "tolerance NaN"},
+		{Options{Tol: -1}, "tolerance -1"},
+		{Options{Tol: math.Inf(1)}, "tolerance +Inf"},
+		{Options{MaxSweeps: -5}, "-5 sweeps at most"},
+	} {
+		_, err := NLGS(p, tc.opt)
+		assert.ErrorContains(t, err, tc.want)
 	}
 }

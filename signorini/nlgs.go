@@ -204,6 +204,12 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	if !(omega > 0 && omega < 2) {
 		return nil, fmt.Errorf("signorini: relaxation omega = %g must lie in (0, 2)", omega)
 	}
+	if !(tol > 0) || math.IsInf(tol, 0) {
+		return nil, fmt.Errorf("signorini: tolerance %g: expected a positive, finite value (0 means 1e-8)", tol)
+	}
+	if maxSweeps < 0 {
+		return nil, fmt.Errorf("signorini: %d sweeps at most: expected a positive number (0 means 10 000)", maxSweeps)
+	}
 	var rng *rand.Rand
 	if opt.Order == Random || opt.Order == Shuffled || opt.Start == RandomBox {
 		rng = rand.New(rand.NewPCG(opt.Seed, 0x5eed))

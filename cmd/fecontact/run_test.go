@@ -248,6 +248,12 @@ func TestExportStep(t *testing.T) {
 	assert.Contains(t, stdout, "problem_100.json (12 contacts; the last of the 2 problems step 100 solved, the one whose solution it applied)")
 	code, stdout, stderr = fecontact("solve", "-K", "1", filepath.Join(dir, "problem_100.json"))
 	require.Equal(t, 0, code, stderr)
+	for _, tc := range [][]string{{"--tol", "nan", "--tol NaN: expected a positive, finite tolerance"}, {"--tol", "-1", "--tol -1: expected"},
+		{"--max-sweeps", "-5", "--max-sweeps -5: expected at least 1"}} {
+		code, _, stderr := fecontact("solve", tc[0], tc[1], filepath.Join(dir, "problem_100.json"))
+		assert.Equal(t, 2, code, tc[0])
+		assert.Contains(t, stderr, tc[2])
+	}
 	assert.Contains(t, stdout, "problem_100.json")
 	p, _, err := signorini.ReadProblem(filepath.Join(dir, "problem_100.json"))
 	require.NoError(t, err)

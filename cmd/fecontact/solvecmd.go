@@ -42,6 +42,12 @@ func solveCmd(args []string, stdout io.Writer) error {
 	if *runs < 1 {
 		return fmt.Errorf("%w: -K %d: expected at least 1", errUsage, *runs)
 	}
+	if !(*tol > 0) || math.IsInf(*tol, 0) {
+		return fmt.Errorf("%w: --tol %g: expected a positive, finite tolerance", errUsage, *tol)
+	}
+	if *maxSweeps < 1 {
+		return fmt.Errorf("%w: --max-sweeps %d: expected at least 1", errUsage, *maxSweeps)
+	}
 	fmt.Fprintf(stdout, "%-40s %8s %8s %10s %12s\n", "problem", "contacts", "sweeps", "residual", "time (s)")
 	failed := 0
 	for _, file := range files {
