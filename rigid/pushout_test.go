@@ -37,3 +37,40 @@ func TestPushOutReach(t *testing.T) {
 	assert.LessOrEqual(t, sim.NormalWork, 0.0, "the contact law itself gives nothing")
 	assert.Positive(t, sim.PushOutWork, "the push-out is booked apart")
 }
+
+// TestRestingForces: a box resting on a fixed ground, after it settles:
+// the contacts' forces (Simulation.Force, N per m), signed for the body of
+// their node (ContactState.Body), add up on the box to its weight m g,
+// per m of thickness like the rigid bodies' masses.
+func TestRestingForces(t *testing.T) {
+	shape, err := rigid.Rectangle(0.4, 0.2)
+	require.NoError(t, err)
+	box, err := rigid.NewBody("box", shape, [2]float64{0, 0.1}, 2500)
+	require.NoError(t, err)
+	box.Gravity = [2]float64{0, -9.81}
+	slab, err := rigid.Rectangle(2, 0.2)
+	require.NoError(t, err)
+	ground, err := rigid.NewBody("ground", slab, [2]float64{0, -0.1}, 0)
+	require.NoError(t, err)
+	ground.Motion = contact.Fixed{}
+	sys, err := rigid.NewSystem([]*rigid.Body{ground, box}, []rigid.Rule{{Mu: 0.5}}, 0.01)
+	require.NoError(t, err)
+	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Rigid: sys})
+	require.NoError(t, err)
+	for range 100 {
+		_, err := sim.Step()
+		require.NoError(t, err)
+	}
+	var total [2]float64
+	for _, c := range sim.Contacts() {
+		sign := -1.0 // on the ground: the box gets the opposite
+		if c.Body == 1 {
+			sign = 1
+		}
+		f := sim.Force(c)
+		total[0], total[1] = total[0]+sign*f[0], total[1]+sign*f[1]
+	}
+	require.NotEmpty(t, sim.Contacts())
+	assert.InDelta(t, 0, total[0], 1e-9*box.Mass*9.81)
+	assert.InDelta(t, box.Mass*9.81, total[1], 1e-6*box.Mass*9.81, "the box's weight, %g kg per m", box.Mass)
+}
