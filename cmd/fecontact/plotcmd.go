@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -25,6 +26,9 @@ func plotCmd(args []string, stdout io.Writer) error {
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *scale == 0 || math.IsNaN(*scale) || math.IsInf(*scale, 0) {
+		return fmt.Errorf("%w: --scale %g: expected a finite, non-zero factor", errUsage, *scale)
 	}
 	if len(pos) < 2 {
 		return fmt.Errorf("%w: expected a column of history.csv and at least one run", errUsage)

@@ -375,6 +375,7 @@ func TestPlot(t *testing.T) {
 		want string
 	}{
 		{[]string{"plot", "gap"}, 2, "expected a column of history.csv and at least one run"},
+		{[]string{"plot", "gap", a, "--scale", "nan"}, 2, "--scale NaN: expected a finite, non-zero factor"},
 		{[]string{"plot", "gapp", a}, 1, `history.csv: no column "gapp" (columns: [step time gap])`},
 		{[]string{"plot", "gap", b}, 1, `b.csv: line 3: time "0.1", gap "x": expected numbers`},
 	} {
