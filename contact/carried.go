@@ -20,12 +20,12 @@ func (d *Detector) carriedUnits(r *detection, pi int, p *Pair, cfg Config) {
 	ant := side.geometry(cfg, p.Alert+o.Radius, w)
 	w.boxes = ant.boxes
 	w.grid.build(ant.boxes)
-	vObs := o.motion().Velocity(cfg.Time)
+	vObs, free := o.motion(cfg).Velocity(cfg.Time), o.MotionIn(cfg) == nil
 	add := func(node, k int, x [2]float64, pr projection, gap float64) {
 		q := Point{Pair: pi, Reverse: true, Node: node, X: x, Xa: pr.xa, N: pr.n, T: [2]float64{-pr.n[1], pr.n[0]}, Gap: gap, Edge: k, S: pr.s}
 		r.points = append(r.points, q)
-		w.scratch = carriedRows(w.scratch[:0], o, side, q, centre)
-		r.units = append(r.units, carriedUnit(p, o, q, vObs, r.entries(w.scratch)))
+		w.scratch = carriedRows(w.scratch[:0], o, side, q, centre, free)
+		r.units = append(r.units, carriedUnit(p, q, vObs, free, r.entries(w.scratch)))
 	}
 	if o.Radius > 0 {
 		c := place.at(o.Center)
@@ -87,11 +87,11 @@ func polygonFaces(vs [][2]float64, j int, place placement) [][2]float64 {
 
 // carriedUnit makes the unit of a carried body's point q against the
 // side's edge q.Edge, with the given entries (carriedRows); a driven
-// body's velocity is the Rigid term.
-func carriedUnit(p *Pair, o *Obstacle, q Point, vObs [2]float64, es []Entry) Unit {
+// body's velocity (free false) is the Rigid term.
+func carriedUnit(p *Pair, q Point, vObs [2]float64, free bool, es []Entry) Unit {
 	n, t := q.N, q.T
 	u := Unit{Key: Key{Pair: q.Pair, Node: q.Node, Edge: q.Edge, Reverse: true}, X: q.X, N: n, T: t, Gap: q.Gap, Weight: 1, Mu: p.Mu, Entries: es}
-	if o.Motion != nil {
+	if !free {
 		u.ObsN, u.ObsT = [2]float64{-n[0], -n[1]}, [2]float64{-t[0], -t[1]}
 		u.Rigid = u.RigidAt(vObs)
 	}
@@ -101,10 +101,10 @@ func carriedUnit(p *Pair, o *Obstacle, q Point, vObs [2]float64, es []Entry) Uni
 // carriedRows appends to es the rows of a carried body's point q against
 // the side's edge q.Edge: +n, +t and +(r x n), +(r x t) on a free body's
 // x, y and rotation (r from its centre to the point), -N_k n, -N_k t on
-// the edge's nodes.
-func carriedRows(es []Entry, o *Obstacle, side *Side, q Point, centre [2]float64) []Entry {
+// the edge's nodes; a driven body (free false) has no rows.
+func carriedRows(es []Entry, o *Obstacle, side *Side, q Point, centre [2]float64, free bool) []Entry {
 	n, t := q.N, q.T
-	if o.Motion == nil {
+	if free {
 		r := [2]float64{q.X[0] - centre[0], q.X[1] - centre[1]}
 		es = append(es, Entry{Body: o.Body, Eq: 0, N: n[0], T: t[0]}, Entry{Body: o.Body, Eq: 1, N: n[1], T: t[1]},
 			Entry{Body: o.Body, Eq: 2, N: cross(r, n), T: cross(r, t)})

@@ -353,6 +353,13 @@ func TestDetectionEdgeCases(t *testing.T) {
 	assert.ErrorContains(t, err, `edge group "bottom": edge 0 (nodes [0 1]) has zero length`)
 	_, err = NewSide(0, m, dofs, "botom", 1)
 	assert.ErrorContains(t, err, `no edge group "botom"`)
+	_, err = NewSide(-1, m, dofs, "top", 1)
+	assert.ErrorContains(t, err, `edge group "top": body index -1: expected the index of its body`)
+	// A carried obstacle moves with its body: a motion of its own is refused.
+	top, _ := NewSide(0, m, dofs, "top", 1)
+	hull := &Obstacle{Name: "hull", Points: [][2]float64{{0, 2}, {1, 2}}, Carried: true, Body: 1, Motion: Fixed{}}
+	_, err = NewDetector(&Pair{Candidate: top, Obstacle: hull})
+	assert.ErrorContains(t, err, `obstacle "hull": carried by body 1, it moves with it: leave its Motion nil`)
 }
 
 // TestObstacles: a floor (listed left to right), a disc, and a moving

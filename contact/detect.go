@@ -185,6 +185,11 @@ type Config struct {
 	// Poses are the rigid bodies' (x, y, rotation), indexed like Disp,
 	// for the obstacles they carry (Obstacle.Carried).
 	Poses [][3]float64
+	// Driven are the motions of the driven rigid bodies among them,
+	// indexed like Poses: a carried obstacle whose body's entry is set
+	// moves with that motion and has no DOFs in its units; nil (or a
+	// short slice) means a free body.
+	Driven []Motion
 }
 
 func (c Config) disp(body int) []float64 {

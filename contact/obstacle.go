@@ -60,8 +60,9 @@ func (s Sine) Velocity(t float64) [2]float64 {
 // Points and Center are in the body's frame (about its centre of mass),
 // Config.Poses[Body] places them, and its units act on the body's three
 // DOFs (x, y, rotation: Body is its index in the configuration and in
-// Entry.Body), unless Motion is set: a driven body, whose velocity is the
-// prescribed one and which only translates.
+// Entry.Body), unless Config.Driven gives its body a motion: a driven
+// body, whose velocity is the prescribed one and which only translates. A
+// carried obstacle's own Motion must be nil: it moves with its body.
 type Obstacle struct {
 	Name    string
 	Points  [][2]float64
@@ -83,7 +84,7 @@ func (o *Obstacle) closed() bool {
 // obstacle's body rotates.
 func (o *Obstacle) place(cfg Config) (placement, [2]float64, error) {
 	if !o.Carried {
-		return placement{off: o.motion().Offset(cfg.Time), cos: 1}, [2]float64{}, nil
+		return placement{off: o.motion(cfg).Offset(cfg.Time), cos: 1}, [2]float64{}, nil
 	}
 	if o.Body < 0 || o.Body >= len(cfg.Poses) {
 		return placement{}, [2]float64{}, fmt.Errorf("obstacle %q: the configuration has no pose for its body %d", o.Name, o.Body)
@@ -136,6 +137,9 @@ func (o *Obstacle) check() error {
 	if o.Carried && o.Body < 0 {
 		return fmt.Errorf("obstacle %q: carried by body %d: expected a body index >= 0", o.Name, o.Body)
 	}
+	if o.Carried && o.Motion != nil {
+		return fmt.Errorf("obstacle %q: carried by body %d, it moves with it: leave its Motion nil (a driven body's motion is Config.Driven's)", o.Name, o.Body)
+	}
 	if o.Radius > 0 {
 		if len(o.Points) != 0 {
 			return fmt.Errorf("obstacle %q: give either points (a polyline) or a radius (a disc), not both", o.Name)
@@ -157,9 +161,32 @@ func (o *Obstacle) check() error {
 	return nil
 }
 
-func (o *Obstacle) motion() Motion {
-	if o.Motion == nil {
-		return Fixed{}
+// motion is the obstacle's prescribed motion in cfg: its own, or for a
+// carried obstacle its driven body's; Fixed for none.
+func (o *Obstacle) motion(cfg Config) Motion {
+	if m := o.MotionIn(cfg); m != nil {
+		return m
 	}
-	return o.Motion
+	return Fixed{}
+}
+
+// freeCarrier is o if it is carried by a free body in cfg (its units act
+// on the body's DOFs), else nil.
+func (o *Obstacle) freeCarrier(cfg Config) *Obstacle {
+	if o != nil && o.Carried && o.MotionIn(cfg) == nil {
+		return o
+	}
+	return nil
+}
+
+// drivenIn is the motion the obstacle follows in cfg, nil for a fixed one
+// or one carried by a free body (whose DOFs its units act on).
+func (o *Obstacle) MotionIn(cfg Config) Motion {
+	if !o.Carried {
+		return o.Motion
+	}
+	if o.Body < len(cfg.Driven) {
+		return cfg.Driven[o.Body]
+	}
+	return nil
 }

@@ -33,6 +33,9 @@ type Side struct {
 
 // NewSide looks up an edge group of a body's mesh and checks its edges.
 func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickness float64) (*Side, error) {
+	if body < 0 {
+		return nil, fmt.Errorf("mesh %s: edge group %q: body index %d: expected the index of its body (>= 0)", m.Name, group, body)
+	}
 	edges, err := m.EdgeGroup(group)
 	if err != nil {
 		return nil, err

@@ -13,8 +13,9 @@ import (
 func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, cfg Config) {
 	var vObs [2]float64
 	if p.Obstacle != nil {
-		vObs = p.Obstacle.motion().Velocity(cfg.Time)
+		vObs = p.Obstacle.motion(cfg).Velocity(cfg.Time)
 	}
+	carrier := p.Obstacle.freeCarrier(cfg)
 	scratch := ps.work.scratch
 	defer func() { ps.work.scratch = scratch }()
 	for j, col := range ps.weights {
@@ -32,7 +33,7 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 			}
 			u.Gap += w.P * q.Gap
 			u.Weight += w.P
-			scratch = ps.addRows(scratch, q, w.P, p.Obstacle)
+			scratch = ps.addRows(scratch, q, w.P, carrier)
 			if p.Obstacle != nil {
 				for c := 0; c < 2; c++ {
 					u.ObsN[c] += w.P * q.N[c]
@@ -47,13 +48,13 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 		r.units = append(r.units, u)
 	}
 	for _, q := range ps.work.valley {
-		ps.valleyUnit(r, pi, &q, p, vObs)
+		ps.valleyUnit(r, pi, &q, p, vObs, carrier)
 	}
 }
 
 // valleyUnit appends the unit of a valley point q (a node's second face):
 // a point unit with the node's weight, the sum of its column of P.
-func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]float64) {
+func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]float64, carrier *Obstacle) {
 	o := p.Obstacle
 	var w float64
 	for _, c := range ps.weights[ps.cand.local[q.Node]] {
@@ -65,7 +66,7 @@ func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]floa
 		u.ObsN, u.ObsT = [2]float64{w * q.N[0], w * q.N[1]}, [2]float64{w * q.T[0], w * q.T[1]}
 	}
 	u.Rigid = u.RigidAt(vObs)
-	ps.work.scratch = ps.addRows(ps.work.scratch[:0], q, w, o)
+	ps.work.scratch = ps.addRows(ps.work.scratch[:0], q, w, carrier)
 	u.Entries = r.entries(ps.work.scratch)
 	r.units = append(r.units, u)
 }
@@ -113,8 +114,9 @@ func complete(col []Weight, pts []*Point) bool {
 // addRows appends weight times node q's rows H_q: +n, +t on the candidate
 // node's DOFs, -N_k n, -N_k t on the antagonist edge's nodes k, or -n, -t
 // and -(r x n), -(r x t) on the x, y and rotation of the free rigid body
-// that carries the obstacle o, r from its centre to the closest point.
-func (ps *pass) addRows(dst []Entry, q *Point, weight float64, o *Obstacle) []Entry {
+// that carries the obstacle carrier (nil for none), r from its centre to
+// the closest point.
+func (ps *pass) addRows(dst []Entry, q *Point, weight float64, carrier *Obstacle) []Entry {
 	add := func(side *Side, node int, f float64) {
 		for c := 0; c < 2; c++ {
 			if eq := side.DOFs.Eq[2*node+c]; eq >= 0 {
@@ -123,7 +125,7 @@ func (ps *pass) addRows(dst []Entry, q *Point, weight float64, o *Obstacle) []En
 		}
 	}
 	add(ps.cand, q.Node, weight)
-	if o != nil && o.Carried && o.Motion == nil {
+	if o := carrier; o != nil {
 		c := ps.work.carrier
 		r := [2]float64{q.Xa[0] - c[0], q.Xa[1] - c[1]}
 		dst = append(dst,

@@ -242,10 +242,10 @@ func symmetric(A *csr.Matrix) error {
 }
 
 // Side returns the named edge group of the body's mesh as a contact side,
-// with the body's thickness. Its index among the simulation's bodies is
-// left for NewSimulation to find.
-func (b *Body) Side(group string) (*contact.Side, error) {
-	s, err := contact.NewSide(-1, b.Space.Mesh, b.Space.DOFs, group, b.Thickness)
+// with the body's thickness; index is the body's index among the bodies
+// given to NewSimulation, which checks it.
+func (b *Body) Side(index int, group string) (*contact.Side, error) {
+	s, err := contact.NewSide(index, b.Space.Mesh, b.Space.DOFs, group, b.Thickness)
 	if err != nil {
 		return nil, fmt.Errorf("body %s: %w", b.Name, err)
 	}

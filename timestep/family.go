@@ -20,6 +20,8 @@ import (
 type family interface {
 	// len is the number of bodies.
 	len() int
+	// name is body k's name.
+	name(k int) string
 	// dofs is the length of body k's generalised impulse.
 	dofs(k int) int
 	// compliance is body k's compliance on the DOFs contact acts on, fixed
@@ -31,6 +33,12 @@ type family interface {
 	// place writes body k's current configuration into the contact
 	// configuration (a displacement or a pose), global being its index.
 	place(k, global int, cfg *placement)
+	// motion is body k's prescribed motion if it carries obstacles and is
+	// driven (contact.Config.Driven), else nil.
+	motion(k int) contact.Motion
+	// carries tells whether the family's bodies carry obstacles
+	// (contact.Obstacle.Carried): whether they have poses.
+	carries() bool
 	// begin starts the step of every body.
 	begin(t, h, th float64) error
 	// start is body k's velocity at the start of the step and its free
@@ -56,14 +64,15 @@ type family interface {
 }
 
 // placement is the storage of a contact configuration: displacements of
-// the finite-element bodies, poses of the rigid ones, both indexed by the
-// global body index (contact.Config).
+// the finite-element bodies, poses and motions of the rigid ones, all
+// indexed by the global body index (contact.Config).
 type placement struct {
-	disp  [][]float64
-	poses [][3]float64
+	disp   [][]float64
+	poses  [][3]float64
+	driven []contact.Motion
 }
 
 // config is the contact configuration at time t.
 func (p *placement) config(t float64) contact.Config {
-	return contact.Config{Time: t, Disp: p.disp, Poses: p.poses}
+	return contact.Config{Time: t, Disp: p.disp, Poses: p.poses, Driven: p.driven}
 }

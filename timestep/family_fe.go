@@ -1,5 +1,7 @@
 package timestep
 
+import "github.com/fecontact/fecontact/contact"
+
 // feFamily drives the Stepper's finite-element bodies, linear and
 // hyperelastic, through the contact step (family).
 type feFamily struct {
@@ -16,10 +18,17 @@ func (f *feFamily) start(k int) (v0, vfree []float64)        { return f.st.Body(
 func (f *feFamily) current(k int) []float64                  { return f.st.Body(k).V }
 func (f *feFamily) impact(k int, r []float64) error          { return f.st.impact(k, r) }
 func (f *feFamily) energy(e Energy) Energy                   { return e.Add(f.st.TotalEnergy()) }
+func (f *feFamily) motion(int) contact.Motion                { return nil }
+func (f *feFamily) name(k int) string                        { return f.st.Body(k).Name }
+func (f *feFamily) carries() bool                            { return false }
 
-// place expands the body's displacement onto its mesh's nodes.
+// place expands the body's displacement onto its mesh's nodes (a
+// placement's first place allots them).
 func (f *feFamily) place(k, global int, cfg *placement) {
 	b := f.st.Body(k)
+	if cfg.disp[global] == nil {
+		cfg.disp[global] = make([]float64, 2*len(b.Space.Mesh.Nodes))
+	}
 	b.Space.Expand(cfg.disp[global], b.Q, nil)
 }
 

@@ -3,17 +3,28 @@ package timestep
 import (
 	"fmt"
 
+	"github.com/fecontact/fecontact/contact"
+
 	"github.com/fecontact/fecontact/rigid"
 )
 
 // rigidFamily drives the rigid bodies of a rigid.System through the
-// contact step (family). A driven body has no DOFs in the contact
-// problem: nil velocities and an empty compliance.
+// contact step (family); a nil system has none. A driven body has no DOFs
+// in the contact problem: nil velocities and an empty compliance.
 type rigidFamily struct {
 	sys *rigid.System
 }
 
-func (f rigidFamily) len() int { return len(f.sys.Bodies) }
+func (f rigidFamily) len() int {
+	if f.sys == nil {
+		return 0
+	}
+	return len(f.sys.Bodies)
+}
+
+func (f rigidFamily) motion(k int) contact.Motion { return f.sys.Bodies[k].Motion }
+func (f rigidFamily) carries() bool               { return true }
+func (f rigidFamily) name(k int) string           { return f.sys.Bodies[k].Name }
 
 func (f rigidFamily) dofs(k int) int {
 	eqs, _ := f.sys.Compliance(k)
@@ -30,7 +41,9 @@ func (f rigidFamily) massCompliance(k int) (Compliance, error) { return f.compli
 func (f rigidFamily) place(k, global int, cfg *placement) { cfg.poses[global] = f.sys.Bodies[k].Q }
 
 func (f rigidFamily) begin(t, h, th float64) error {
-	f.sys.Begin(t, h, th)
+	if f.sys != nil {
+		f.sys.Begin(t, h, th)
+	}
 	return nil
 }
 
@@ -74,6 +87,9 @@ func (f rigidFamily) advance(r [][]float64, loaded bool) (bool, error) { return 
 // finish applies the impulses, ends the step, and refuses a state out of
 // range or a body that tunnelled through another.
 func (f rigidFamily) finish(r [][]float64, loaded bool, step int) error {
+	if f.sys == nil {
+		return nil
+	}
 	if loaded {
 		for k := range r {
 			f.sys.AddImpulse(k, r[k])
@@ -90,7 +106,7 @@ func (f rigidFamily) finish(r [][]float64, loaded bool, step int) error {
 }
 
 func (f rigidFamily) energy(e Energy) Energy {
-	for k := range f.sys.Bodies {
+	for k := range f.len() {
 		r := f.sys.Energy(k)
 		e = e.Add(Energy{Kinetic: r.Kinetic, External: r.External, Numerical: r.Numerical, Contact: r.Contact})
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
@@ -141,94 +142,118 @@ type unitID struct {
 
 // NewSimulation takes every node of the detector's sides as a contact node
 // of its body (whatever Body.ContactNodes says, which it leaves as it is),
-// then factorises the bodies (NewStepper). A side made by Body.Side gets
-// the index of its body in bodies. det may be nil (rigid
-// bodies only, opt.Rigid); an obstacle that a rigid body carries must name
-// one of them (index len(bodies) + k).
+// then factorises the bodies (NewStepper). It writes nothing of what it is
+// given: each side names its body (Body.Side, contact.NewSide). det may
+// be nil (rigid bodies only, opt.Rigid); an obstacle that a rigid body
+// carries must name one of them (index len(bodies) + k).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
-	if opt.Theta == 0 {
-		opt.Theta = DefaultTheta
-	}
-	if opt.Solver.ChangeTol == 0 {
-		opt.Solver.ChangeTol = -1
-	}
-	seen, nodes := make([]map[int]bool, len(bodies)), make([][]int, len(bodies))
-	for i := range seen {
-		seen[i] = map[int]bool{}
-	}
-	addSide := func(p *contact.Pair, s *contact.Side) error {
-		if s.Body < 0 { // from Body.Side: find its body
-			for i, b := range bodies {
-				if b.Space.Mesh == s.Mesh && b.Space.DOFs == s.DOFs {
-					if s.Body >= 0 {
-						return fmt.Errorf("simulation: contact pair %q: side %q: bodies %q and %q share its mesh and DOFs: give the side's body index (contact.NewSide)", p.Name, s.Group, bodies[s.Body].Name, b.Name)
-					}
-					s.Body = i
-				}
-			}
-		}
-		if s.Body < 0 {
-			return fmt.Errorf("simulation: contact pair %q: side %q belongs to none of the bodies", p.Name, s.Group)
-		}
-		if s.Body >= len(bodies) || bodies[s.Body].Space.Mesh != s.Mesh || bodies[s.Body].Space.DOFs != s.DOFs {
-			return fmt.Errorf("simulation: contact pair %q: side %q does not belong to body %d", p.Name, s.Group, s.Body)
-		}
-		for _, n := range s.AllNodes() {
-			if !seen[s.Body][n] {
-				seen[s.Body][n] = true
-				nodes[s.Body] = append(nodes[s.Body], n)
-			}
-		}
-		return nil
-	}
+	opt = opt.withDefaults()
 	if det == nil {
 		det = &contact.Detector{}
 	}
-	for _, p := range det.Pairs {
-		if err := addSide(p, p.Candidate); err != nil {
-			return nil, err
-		}
-		if err := carrier(p, len(bodies), opt.Rigid); err != nil {
-			return nil, err
-		}
-		if p.Antagonist != nil {
-			if err := addSide(p, p.Antagonist); err != nil {
-				return nil, err
-			}
-		}
+	nodes, err := contactNodes(bodies, det)
+	if err != nil {
+		return nil, err
 	}
 	st, err := newStepper(opt.H, opt.Theta, bodies, nodes)
 	if err != nil {
 		return nil, err
 	}
 	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
-	s.families = []family{&feFamily{st: st}}
-	if opt.Rigid != nil {
-		s.families = append(s.families, rigidFamily{opt.Rigid})
+	s.families = []family{&feFamily{st: st}, rigidFamily{opt.Rigid}}
+	comps := s.number()
+	s.sources = []source{pairSource{det, s.at.driven}, rigidSource{opt.Rigid, s.base[1]}}
+	if err := s.checkCarriers(); err != nil {
+		return nil, err
 	}
+	if s.delassus, err = NewDelassus(comps...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (o SimOptions) withDefaults() SimOptions {
+	if o.Theta == 0 {
+		o.Theta = DefaultTheta
+	}
+	if o.Solver.ChangeTol == 0 {
+		o.Solver.ChangeTol = -1
+	}
+	return o
+}
+
+// contactNodes checks that each side of the detector's pairs belongs to
+// the body it names and collects, per body, the nodes of its sides.
+func contactNodes(bodies []*Body, det *contact.Detector) ([][]int, error) {
+	seen, nodes := make([]map[int]bool, len(bodies)), make([][]int, len(bodies))
+	for i := range seen {
+		seen[i] = map[int]bool{}
+	}
+	for _, p := range det.Pairs {
+		for _, side := range []*contact.Side{p.Candidate, p.Antagonist} {
+			if side == nil {
+				continue
+			}
+			i := side.Body
+			if i < 0 || i >= len(bodies) || bodies[i].Space.Mesh != side.Mesh || bodies[i].Space.DOFs != side.DOFs {
+				return nil, fmt.Errorf("simulation: contact pair %q: side %q names body %d, %s", p.Name, side.Group, i, owner(bodies, side))
+			}
+			for _, n := range side.AllNodes() {
+				if !seen[i][n] {
+					seen[i][n] = true
+					nodes[i] = append(nodes[i], n)
+				}
+			}
+		}
+	}
+	return nodes, nil
+}
+
+// owner says which of the bodies a side that names the wrong one belongs to.
+func owner(bodies []*Body, side *contact.Side) string {
+	for i, b := range bodies {
+		if b.Space.Mesh == side.Mesh && b.Space.DOFs == side.DOFs {
+			return fmt.Sprintf("but it is an edge group of body %d %q: give that index (Body.Side, contact.NewSide)", i, b.Name)
+		}
+	}
+	return fmt.Sprintf("but it belongs to none of the %d bodies", len(bodies))
+}
+
+// number gives the families' bodies their global indices (s.base), their
+// impulse storage and their places in the contact configuration, and
+// returns their compliances in that order.
+func (s *Simulation) number() []Compliance {
 	var comps []Compliance
 	for _, f := range s.families {
 		s.base = append(s.base, len(s.r))
 		for k := range f.len() {
 			comps = append(comps, f.compliance(k))
 			s.r = append(s.r, make([]float64, f.dofs(k)))
+			s.at.driven = append(s.at.driven, f.motion(k))
 		}
 	}
-	s.sources = []source{pairSource{det}}
-	if opt.Rigid != nil {
-		s.sources = append(s.sources, rigidSource{opt.Rigid, s.base[1]})
+	s.at.disp, s.at.poses = make([][]float64, len(s.r)), make([][3]float64, len(s.r))
+	return comps
+}
+
+// checkCarriers checks the pairs whose obstacle a body carries: the body
+// must be one with poses (a rigid body, index len(bodies) + k), and the
+// candidate 1 m thick, since rigid bodies' masses are per m of thickness.
+func (s *Simulation) checkCarriers() error {
+	for _, p := range s.Detector.Pairs {
+		o := p.Obstacle
+		if o == nil || !o.Carried {
+			continue
+		}
+		f, k := s.family(o.Body)
+		if o.Body >= len(s.r) || !f.carries() {
+			return fmt.Errorf("simulation: contact pair %q: obstacle %q is carried by body %d, which is not a rigid body: of the %d bodies, %s", p.Name, o.Name, o.Body, len(s.r), s.carriers())
+		}
+		if t := p.Candidate.Thickness; t != 1 {
+			return fmt.Errorf("simulation: contact pair %q: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", p.Name, t, f.name(k))
+		}
 	}
-	s.at.disp = make([][]float64, len(s.r))
-	for i, b := range bodies {
-		s.at.disp[i] = make([]float64, 2*len(b.Space.Mesh.Nodes))
-	}
-	if opt.Rigid != nil {
-		s.at.poses = make([][3]float64, len(s.r))
-	}
-	if s.delassus, err = NewDelassus(comps...); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return nil
 }
 
 // TotalEnergy sums the accounts of every body.
@@ -240,31 +265,18 @@ func (s *Simulation) TotalEnergy() Energy {
 	return e
 }
 
-// carrier checks a pair whose obstacle a rigid body carries: the body must
-// be one of the simulation's rigid bodies (index nElastic + k), and the
-// candidate 1 m thick, since rigid bodies' masses are per m of thickness.
-// A driven body's motion becomes the obstacle's.
-func carrier(p *contact.Pair, nElastic int, sys *rigid.System) error {
-	o := p.Obstacle
-	if o == nil || !o.Carried {
-		return nil
+// carriers says which global body indices carry obstacles.
+func (s *Simulation) carriers() string {
+	var ranges []string
+	for fi, f := range s.families {
+		if n := f.len(); n > 0 && f.carries() {
+			ranges = append(ranges, fmt.Sprintf("%d to %d", s.base[fi], s.base[fi]+n-1))
+		}
 	}
-	k := o.Body - nElastic
-	if sys == nil || k < 0 || k >= len(sys.Bodies) {
-		return fmt.Errorf("simulation: contact pair %q: obstacle %q is carried by body %d, which is not one of the rigid bodies (%d to %d)", p.Name, o.Name, o.Body, nElastic, nElastic+len(sysBodies(sys))-1)
+	if len(ranges) == 0 {
+		return "none is rigid"
 	}
-	if t := p.Candidate.Thickness; t != 1 {
-		return fmt.Errorf("simulation: contact pair %q: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", p.Name, t, sys.Bodies[k].Name)
-	}
-	o.Motion = sys.Bodies[k].Motion
-	return nil
-}
-
-func sysBodies(sys *rigid.System) []*rigid.Body {
-	if sys == nil {
-		return nil
-	}
-	return sys.Bodies
+	return "the rigid ones are " + strings.Join(ranges, ", ")
 }
 
 // Contacts returns the units of the last step with their impulses.

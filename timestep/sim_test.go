@@ -303,8 +303,9 @@ func TestCollidingBlocksRefined(t *testing.T) {
 	}
 }
 
-// TestSimulationSides: sides from Body.Side find their bodies; a side of no
-// body, and a side two bodies could own, are errors that name the side.
+// TestSimulationSides: a side names its body by index, which
+// NewSimulation checks without writing the side; a side naming another
+// body, or no body, is an error that names the side and the right index.
 func TestSimulationSides(t *testing.T) {
 	m, err := mesh.Rectangle([2]float64{0, 0}, 0.02, 0.02, 2, 2, mesh.Q4)
 	require.NoError(t, err)
@@ -312,27 +313,34 @@ func TestSimulationSides(t *testing.T) {
 	require.NoError(t, err)
 	a, err := NewBody("a", s, blockMat, BodyOptions{})
 	require.NoError(t, err)
-	b, err := NewBody("b", s, blockMat, BodyOptions{}) // the same space
-	require.NoError(t, err)
 	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
-	build := func(bodies []*Body, owner *Body) error {
-		side, err := owner.Side("bottom")
+	build := func(bodies []*Body, index int) error {
+		side, err := a.Side(index, "bottom")
 		require.NoError(t, err)
 		det, err := contact.NewDetector(&contact.Pair{Name: "on floor", Candidate: side, Obstacle: floor})
 		require.NoError(t, err)
 		_, err = NewSimulation(bodies, det, SimOptions{H: 1e-5})
-		if err == nil {
-			assert.Equal(t, slices.Index(bodies, owner), side.Body)
-		}
+		assert.Equal(t, index, side.Body, "NewSimulation wrote the side")
 		return err
 	}
-	assert.NoError(t, build([]*Body{a}, a))
 	other := newBody(t, mesh.Q4, 0.02, 0.02, 2, 2, BodyOptions{})
-	assert.NoError(t, build([]*Body{other, a}, a))
-	assert.ErrorContains(t, build([]*Body{other}, a), `contact pair "on floor": side "bottom" belongs to none of the bodies`)
-	assert.ErrorContains(t, build([]*Body{a, b}, a), `bodies "a" and "b" share its mesh and DOFs`)
-	_, err = a.Side("nowhere")
+	assert.NoError(t, build([]*Body{a}, 0))
+	assert.NoError(t, build([]*Body{other, a}, 1))
+	assert.ErrorContains(t, build([]*Body{other, a}, 0), `contact pair "on floor": side "bottom" names body 0, but it is an edge group of body 1 "a": give that index`)
+	assert.ErrorContains(t, build([]*Body{other}, 0), `side "bottom" names body 0, but it belongs to none of the 1 bodies`)
+	assert.ErrorContains(t, build([]*Body{a}, 3), `side "bottom" names body 3, but it is an edge group of body 0 "a"`)
+	_, err = a.Side(0, "nowhere")
 	assert.ErrorContains(t, err, "body a: mesh")
+	_, err = a.Side(-1, "bottom")
+	assert.ErrorContains(t, err, "body index -1")
+
+	side, err := a.Side(0, "bottom")
+	require.NoError(t, err)
+	carried := &contact.Obstacle{Name: "hull", Points: [][2]float64{{-1, 0}, {1, 0}}, Carried: true, Body: 0}
+	det, err := contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: carried})
+	require.NoError(t, err)
+	_, err = NewSimulation([]*Body{a}, det, SimOptions{H: 1e-5})
+	assert.ErrorContains(t, err, `contact pair "on hull": obstacle "hull" is carried by body 0, which is not a rigid body: of the 1 bodies, none is rigid`)
 }
 
 // TestDeterministicAcrossCores: the colliding blocks give the same state,

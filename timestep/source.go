@@ -41,9 +41,19 @@ type source interface {
 	reverse(k contact.Key) bool
 }
 
-// pairSource is the units of the Detector's pairs.
+// pairSource is the units of the Detector's pairs; driven is the motions
+// of the driven rigid bodies that carry obstacles (contact.Config.Driven).
 type pairSource struct {
-	det *contact.Detector
+	det    *contact.Detector
+	driven []contact.Motion
+}
+
+// motion is the prescribed motion of pair k's obstacle, nil for none.
+func (p pairSource) motion(k int) contact.Motion {
+	if o := p.det.Pairs[k].Obstacle; o != nil {
+		return o.MotionIn(contact.Config{Driven: p.driven})
+	}
+	return nil
 }
 
 func (p pairSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
@@ -73,8 +83,8 @@ func (p pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) (
 	}
 	for a := range units {
 		u := &units[a]
-		if o := p.det.Pairs[u.Key.Pair].Obstacle; o != nil && o.Motion != nil {
-			u.Rigid = u.RigidAt(o.Motion.Velocity(t))
+		if m := p.motion(u.Key.Pair); m != nil {
+			u.Rigid = u.RigidAt(m.Velocity(t))
 		}
 	}
 	return units, true, nil
@@ -86,9 +96,7 @@ func (p pairSource) law(u *contact.Unit) unitLaw {
 	if u.Key.Reverse {
 		ul.reach = 0 // found already inside: held, see contact.Detect
 	}
-	if pair.Obstacle != nil {
-		ul.motion = pair.Obstacle.Motion
-	}
+	ul.motion = p.motion(u.Key.Pair)
 	return ul
 }
 

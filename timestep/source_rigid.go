@@ -8,13 +8,17 @@ import (
 )
 
 // rigidSource is the units of the rigid bodies' contacts among themselves
-// (source), numbered from base in the step's global body index.
+// (source), numbered from base in the step's global body index; a nil
+// system has none.
 type rigidSource struct {
 	sys  *rigid.System
 	base int
 }
 
 func (r rigidSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
+	if r.sys == nil {
+		return nil, math.Inf(1), nil
+	}
 	units, err := r.sys.Detect(r.base)
 	minGap := math.Inf(1)
 	for _, u := range units {
