@@ -133,6 +133,10 @@ func (pl placement) at(p [2]float64) [2]float64 {
 	return [2]float64{pl.off[0] + pl.cos*p[0] - pl.sin*p[1], pl.off[1] + pl.sin*p[0] + pl.cos*p[1]}
 }
 
+// Check refuses an obstacle that is not one: no points or radius, both, a
+// zero-length segment, a carried one with a motion of its own.
+func (o *Obstacle) Check() error { return o.check() }
+
 func (o *Obstacle) check() error {
 	if o.Carried && o.Body < 0 {
 		return fmt.Errorf("obstacle %q: carried by body %d: expected a body index >= 0", o.Name, o.Body)

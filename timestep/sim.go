@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/internal/reuse"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
@@ -41,6 +42,10 @@ type SimOptions struct {
 	// indices follow the elastic bodies': rigid body k is body
 	// len(bodies) + k.
 	Rigid *rigid.System
+	// Points holds the point masses and springs stepped with the others,
+	// nil for none; its components (masses that springs join) are bodies
+	// after the rigid ones.
+	Points *discrete.System
 }
 
 // StepStats describes one step.
@@ -135,10 +140,20 @@ type stepWork struct {
 
 // unitID is a unit's identity across steps (source.id).
 type unitID struct {
+	kind            unitKind
 	pair, node      int
 	reverse, valley bool
 	a, b            int
 }
+
+// unitKind keeps apart the identities of different sources' units.
+type unitKind uint8
+
+const (
+	pairUnits unitKind = iota
+	rigidUnits
+	pointUnits
+)
 
 // NewSimulation takes every node of the detector's sides as a contact node
 // of its body (whatever Body.ContactNodes says, which it leaves as it is),
@@ -160,9 +175,13 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
-	s.families = []family{&feFamily{st: st}, rigidFamily{opt.Rigid}}
+	points, err := newPointFamily(opt.Points, opt.H, opt.Theta)
+	if err != nil {
+		return nil, err
+	}
+	s.families = []family{&feFamily{st: st}, rigidFamily{opt.Rigid}, points}
 	comps := s.number()
-	s.sources = []source{pairSource{det, s.at.driven}, rigidSource{opt.Rigid, s.base[1]}}
+	s.sources = []source{pairSource{det, s.at.driven}, rigidSource{opt.Rigid, s.base[1]}, pointSource{opt.Points, s.base[2]}}
 	if err := s.checkCarriers(); err != nil {
 		return nil, err
 	}

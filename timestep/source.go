@@ -103,7 +103,7 @@ func (p pairSource) law(u *contact.Unit) unitLaw {
 // id is the unit's candidate node, and which of its units in a valley: the
 // antagonist edge changes while it slides.
 func (p pairSource) id(k contact.Key) unitID {
-	return unitID{pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
+	return unitID{kind: pairUnits, pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
 }
 
 func (p pairSource) body(k contact.Key) int {

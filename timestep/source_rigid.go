@@ -41,7 +41,7 @@ func (r rigidSource) law(u *contact.Unit) unitLaw {
 // id is the two bodies, the candidate's feature and whether it is an
 // image across the periodic cell.
 func (r rigidSource) id(k contact.Key) unitID {
-	return unitID{pair: -1, node: k.Node, a: k.A, b: k.B, reverse: k.Reverse}
+	return unitID{kind: rigidUnits, node: k.Node, a: k.A, b: k.B, reverse: k.Reverse}
 }
 
 func (r rigidSource) body(k contact.Key) int          { return r.base + k.A }

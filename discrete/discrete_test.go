@@ -1,0 +1,169 @@
+package discrete_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/discrete"
+	"github.com/fecontact/fecontact/internal/analytic"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// simulate builds a simulation of the system alone and checks, after
+// every one of steps steps, that the ledger holds (contact never creates
+// energy: the balance never rises by more than round-off); each (if set)
+// sees every step.
+func simulate(t *testing.T, sys *discrete.System, h, theta float64, steps int, each func(i int, sim *timestep.Simulation)) *timestep.Simulation {
+	t.Helper()
+	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Theta: theta, Points: sys, Strict: true})
+	require.NoError(t, err)
+	e0 := sim.TotalEnergy()
+	scale := math.Max(1e-12, e0.Kinetic+e0.Elastic)
+	for i := range steps {
+		_, err := sim.Step()
+		require.NoError(t, err)
+		e := sim.TotalEnergy()
+		require.LessOrEqual(t, e.Balance()-e0.Balance(), 1e-10*math.Max(scale, math.Abs(e.External)), "step %d: energy created", i+1)
+		require.LessOrEqual(t, e.Contact, 1e-12*math.Max(scale, math.Abs(e.External)), "step %d: contact did positive work", i+1)
+		if each != nil {
+			each(i, sim)
+		}
+	}
+	return sim
+}
+
+// TestOscillator: a mass on an anchored spring (m = 2, k = 800: omega = 20
+// rad/s), started at its rest position at 0.3 m/s, at theta = 1/2 over ten
+// periods: the period, from the up-crossings of the rest position, is
+// 2 pi / omega to 1e-6 (the scheme's own error, (omega h)^2 / 12, is
+// 3.3e-8 at h = 1.25e-5 T), the amplitude v0 / omega to 1e-6, and the
+// energy kinetic + elastic stays at m v0^2 / 2 to 1e-12. Along x and
+// along a slanted spring: the stiffness acts along the spring only.
+func TestOscillator(t *testing.T) {
+	const m, k, v0 = 2.0, 800.0, 0.3
+	omega := math.Sqrt(k / m)
+	period := 2 * math.Pi / omega
+	for _, dir := range [][2]float64{{1, 0}, {0.6, 0.8}} {
+		mass := &discrete.Mass{Name: "bob", M: m, X: [2]float64{dir[0], dir[1]}, V: [2]float64{v0 * dir[0], v0 * dir[1]}}
+		// The anchor at the origin: the spring along dir, at its rest length.
+		sys, err := discrete.NewSystem([]*discrete.Mass{mass}, []discrete.Spring{{Name: "s", A: 0, B: discrete.Anchored, K: k}}, nil)
+		require.NoError(t, err)
+		h := period / 2000
+		var ups []float64
+		var peak float64
+		prev := 0.0
+		simulate(t, sys, h, 0.5, 20000, func(i int, sim *timestep.Simulation) {
+			s := (mass.X[0]-dir[0])*dir[0] + (mass.X[1]-dir[1])*dir[1] // along the spring
+			if prev < 0 && s >= 0 {
+				ups = append(ups, (float64(i)+(-prev)/(s-prev))*h)
+			}
+			prev, peak = s, math.Max(peak, math.Abs(s))
+			e := sim.TotalEnergy()
+			require.InDelta(t, m*v0*v0/2, e.Kinetic+e.Elastic, 1e-12, "step %d: energy", i+1)
+		})
+		require.GreaterOrEqual(t, len(ups), 9)
+		measured := (ups[len(ups)-1] - ups[0]) / float64(len(ups)-1)
+		assert.InEpsilon(t, period, measured, 1e-6, "period along %v", dir)
+		assert.InEpsilon(t, v0/omega, peak, 1e-6, "amplitude along %v", dir)
+		// Across the spring nothing holds the mass: it keeps no velocity there.
+		across := -mass.V[0]*dir[1] + mass.V[1]*dir[0]
+		assert.InDelta(t, 0, across, 1e-12)
+	}
+}
+
+// TestPointImpact: a point mass hits a rough plane (nu = 0.4) at incidence
+// angles on both sides of tan beta = nu, from a gap of 0.3 h |u_N| and
+// from gap 0: after the impact it moves along the plane at [TG] eq.
+// 3.44's velocity, |u-| (sin beta - nu cos beta) when it slides and 0 when
+// it sticks, to 1e-6 of its speed: under the Shock law (inelastic,
+// restitution 0) at theta = 1/2 and under the positional law at theta = 1
+// (at 1/2 that law is elastic: the gap stays closed at mid-step).
+func TestPointImpact(t *testing.T) {
+	const nu, speed, h = 0.4, 2.0, 1e-4
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-10, 0}, {10, 0}}} // solid below
+	laws := []struct {
+		law   contact.Law
+		theta float64
+	}{{contact.Shock, 0.5}, {contact.Positional, 1}}
+	for _, lw := range laws {
+		for _, deg := range []float64{5, 15, 20, 21.5, 22.5, 30, 45, 70} { // atan(0.4) = 21.8 degrees
+			for _, gap := range []float64{0.3 * h * speed, 0} {
+				beta := deg * math.Pi / 180
+				uN, uT := -speed*math.Cos(beta), speed*math.Sin(beta)
+				mass := &discrete.Mass{Name: "p", M: 0.5, X: [2]float64{0, gap}, V: [2]float64{uT, uN}}
+				sys, err := discrete.NewSystem([]*discrete.Mass{mass}, nil,
+					[]discrete.Contact{{Name: "floor", Obstacle: floor, Mu: nu, Law: lw.law}})
+				require.NoError(t, err)
+				sim := simulate(t, sys, h, lw.theta, 5, nil)
+				want := analytic.PointImpact(uN, uT, nu)
+				lost := 0.5 * 0.5 * (want[0]*want[0] + want[1]*want[1] - speed*speed)
+				if lw.theta == 0.5 { // at theta = 1 the numerical dissipation takes part of it
+					assert.InDelta(t, lost, sim.TotalEnergy().Contact, 1e-6*0.5*speed*speed, "%v at %g degrees: contact work is the kinetic energy lost", lw.law, deg)
+				}
+				assert.InDelta(t, want[1], mass.V[0], 1e-6*speed, "%v at %g degrees from gap %g: tangential", lw.law, deg, gap)
+				assert.InDelta(t, want[0], mass.V[1], 1e-6*speed, "%v at %g degrees from gap %g: normal", lw.law, deg, gap)
+				assert.GreaterOrEqual(t, mass.X[1], -1e-12, "in the floor")
+			}
+		}
+	}
+}
+
+// TestRestingUnderSpring: a mass (2 kg/m) on a floor, pulled up by an
+// anchored spring of 500 N/m stretched 2 cm (10 N/m), down by gravity
+// (19.62 N/m) and sideways and down by an applied force (1, -3) N/m,
+// which friction (mu = 0.3) holds, rests: the floor's reaction is the
+// opposite of their sum, (-1, 12.62) N/m, to 1e-9, and the mass does not
+// move.
+func TestRestingUnderSpring(t *testing.T) {
+	const m, k, stretch, g = 2.0, 500.0, 0.02, 9.81
+	rest := 0.5 - stretch
+	mass := &discrete.Mass{Name: "p", M: m, X: [2]float64{0, 0}, Gravity: [2]float64{0, -g}, Force: [2]float64{1, -3}}
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	sys, err := discrete.NewSystem([]*discrete.Mass{mass},
+		[]discrete.Spring{{Name: "hanger", A: 0, B: discrete.Anchored, Anchor: [2]float64{0, 0.5}, K: k, Rest: &rest}},
+		[]discrete.Contact{{Name: "floor", Obstacle: floor, Mu: 0.3}})
+	require.NoError(t, err)
+	sim := simulate(t, sys, 1e-3, 0.5, 200, nil)
+	var reaction [2]float64
+	for _, c := range sim.Contacts() {
+		f := sim.Force(c)
+		reaction[0] += f[0]
+		reaction[1] += f[1]
+	}
+	assert.InDelta(t, m*g-k*stretch+3, reaction[1], 1e-9*m*g)
+	assert.InDelta(t, -1, reaction[0], 1e-9*m*g)
+	assert.InDelta(t, 0, mass.X[0], 1e-12)
+	assert.InDelta(t, 0, mass.X[1], 1e-12)
+}
+
+// TestLedgerCloses: two masses joined by a damped spring with a preload
+// (rest length 0.8 of 1 m), one anchored by a Klarbring-like matrix
+// spring, under gravity and a force, at theta = 0.75: every account moves
+// (damping, the numerical dissipation of theta > 1/2, external work), and
+// kinetic + elastic + damping + numerical - external stays at its initial
+// value to 1e-12 of the energies exchanged; damping and numerical
+// dissipation are positive. The components are one (the two masses).
+func TestLedgerCloses(t *testing.T) {
+	rest := 0.8
+	a := &discrete.Mass{Name: "a", M: 1, X: [2]float64{0, 1}, V: [2]float64{0.5, -0.2}, Gravity: [2]float64{0, -9.81}}
+	b := &discrete.Mass{Name: "b", M: 3, X: [2]float64{1, 1}, Force: [2]float64{2, 1}}
+	sys, err := discrete.NewSystem([]*discrete.Mass{a, b}, []discrete.Spring{
+		{Name: "ab", A: 0, B: 1, K: 300, Rest: &rest, Damping: 4},
+		{Name: "klarbring", A: 0, B: discrete.Anchored, Anchor: [2]float64{0, 1}, Matrix: &[2][2]float64{{200, 80}, {80, 100}}, Damping: 1},
+	}, nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, sys.Len())
+	sim := simulate(t, sys, 1e-3, 0.75, 3000, nil)
+	e := sim.TotalEnergy()
+	e0 := 300 * 0.2 * 0.2 / 2
+	exchanged := math.Abs(e.External) + e.Damping + e.Numerical + e0
+	assert.InDelta(t, e0+kineticOf(0.5, -0.2), e.Balance(), 1e-12*exchanged, "ledger: %+v", e)
+	assert.Greater(t, e.Damping, 0.0)
+	assert.Greater(t, e.Numerical, 0.0)
+}
+
+func kineticOf(vx, vy float64) float64 { return (vx*vx + vy*vy) / 2 } // of mass a, 1 kg/m

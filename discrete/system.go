@@ -1,0 +1,218 @@
+package discrete
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fecontact/fecontact/contact"
+)
+
+// Mass is a point mass: two DOFs, its position's x and y.
+type Mass struct {
+	Name    string
+	M       float64    // kg per m of thickness
+	X, V    [2]float64 // position (m) and velocity (m/s), updated by the steps
+	Gravity [2]float64 // m/s^2
+	Force   [2]float64 // a constant applied force, N per m
+	Radius  float64    // of its contact disc, m; 0: a point
+}
+
+// Spring joins mass A to mass B, or to the fixed point Anchor when B is
+// Anchored. Its stiffness is K along the line from A to B as the masses
+// were given (a zero-length spring, A on its anchor, is isotropic: k I),
+// or the given Matrix on the displacement of B relative to A (for an
+// anchored spring, of A: Klarbring's K = [[K_t, W], [W, K_n]]). A dashpot
+// of coefficient Damping acts along the line (isotropically for a
+// zero-length or a matrix spring).
+type Spring struct {
+	Name    string
+	A, B    int
+	Anchor  [2]float64
+	K       float64        // N/m per m of thickness
+	Rest    *float64       // rest length, m; nil: the initial length (no preload)
+	Matrix  *[2][2]float64 // N/m per m; instead of K and Rest
+	Damping float64        // N s/m per m
+}
+
+// Anchored is Spring.B for a spring whose other end is its Anchor.
+const Anchored = -1
+
+// Contact makes masses touch an obstacle.
+type Contact struct {
+	Name     string
+	Masses   []int // nil: every mass
+	Obstacle *contact.Obstacle
+	Mu       float64     // Coulomb friction coefficient
+	Law      contact.Law // zero value: Positional
+	// Restitution e of the Shock law, U_N,end >= -e U_N,start, in [0, 1]
+	// (rigid.Restitution of a dissipation index).
+	Restitution float64
+	// Alert is the least distance at which a mass is paired with the
+	// obstacle, m; whatever it is, a mass is paired within twice the way
+	// it can go in a step.
+	Alert float64
+}
+
+// System is point masses, the springs between them and their contacts
+// with obstacles, stepped by the theta-method (Prepare once, then Begin,
+// AddImpulse, Finish each step) inside a simulation that solves their
+// contacts.
+type System struct {
+	Masses []*Mass
+
+	springs  []Spring  // checked by NewSystem
+	contacts []Contact // checked by NewSystem
+	comps    []*component
+	of, at   []int // per mass: its component and its index there
+	h, theta float64
+	t        float64
+	touches  []contact.Touch
+}
+
+// NewSystem checks the masses, springs and contacts and groups the masses
+// that springs join into components.
+func NewSystem(masses []*Mass, springs []Spring, contacts []Contact) (*System, error) {
+	for i, m := range masses {
+		if err := m.check(); err != nil {
+			return nil, fmt.Errorf("mass %d %q: %w", i+1, m.Name, err)
+		}
+	}
+	for i, sp := range springs {
+		if err := sp.check(masses); err != nil {
+			return nil, fmt.Errorf("spring %d %q: %w", i+1, sp.Name, err)
+		}
+	}
+	for i, c := range contacts {
+		if err := c.check(len(masses)); err != nil {
+			return nil, fmt.Errorf("point contact %d %q: %w", i+1, c.Name, err)
+		}
+	}
+	s := &System{Masses: masses, springs: append([]Spring(nil), springs...), contacts: append([]Contact(nil), contacts...)}
+	s.group()
+	return s, nil
+}
+
+func finite(v ...float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Mass) check() error {
+	switch {
+	case !(m.M > 0) || !finite(m.M):
+		return fmt.Errorf("mass %g kg/m: expected a positive number", m.M)
+	case !finite(m.X[0], m.X[1]):
+		return fmt.Errorf("position %v: expected finite numbers", m.X)
+	case !finite(m.V[0], m.V[1]):
+		return fmt.Errorf("velocity %v: expected finite numbers", m.V)
+	case !finite(m.Gravity[0], m.Gravity[1]):
+		return fmt.Errorf("gravity %v: expected finite numbers", m.Gravity)
+	case !finite(m.Force[0], m.Force[1]):
+		return fmt.Errorf("force %v: expected finite numbers", m.Force)
+	case !(m.Radius >= 0) || !finite(m.Radius):
+		return fmt.Errorf("radius %g m: expected 0 (a point) or a positive number", m.Radius)
+	}
+	return nil
+}
+
+func (sp *Spring) check(masses []*Mass) error {
+	n := len(masses)
+	switch {
+	case sp.A < 0 || sp.A >= n:
+		return fmt.Errorf("mass index %d: expected 0 to %d", sp.A, n-1)
+	case sp.B != Anchored && (sp.B < 0 || sp.B >= n):
+		return fmt.Errorf("mass index %d: expected 0 to %d, or Anchored", sp.B, n-1)
+	case sp.B == sp.A:
+		return fmt.Errorf("joins mass %d %q to itself", sp.A, masses[sp.A].Name)
+	case !(sp.K >= 0) || !finite(sp.K):
+		return fmt.Errorf("stiffness %g N/m: expected 0 or a positive number", sp.K)
+	case !(sp.Damping >= 0) || !finite(sp.Damping):
+		return fmt.Errorf("damping %g N s/m: expected 0 or a positive number", sp.Damping)
+	case sp.B == Anchored && !finite(sp.Anchor[0], sp.Anchor[1]):
+		return fmt.Errorf("anchor %v: expected finite numbers", sp.Anchor)
+	}
+	if k := sp.Matrix; k != nil {
+		if sp.K != 0 || sp.Rest != nil {
+			return fmt.Errorf("give either a stiffness matrix or a stiffness and rest length, not both")
+		}
+		return checkMatrix(*k)
+	}
+	l := sp.length(masses)
+	if r := sp.Rest; r != nil {
+		switch {
+		case !(*r >= 0) || !finite(*r):
+			return fmt.Errorf("rest length %g m: expected 0 or a positive number", *r)
+		case l == 0 && *r != 0:
+			return fmt.Errorf("its ends are at the same point, so it has no direction for a rest length of %g m: move the anchor or the mass, or leave the rest length out", *r)
+		}
+	}
+	return nil
+}
+
+// checkMatrix refuses a stiffness matrix that is not symmetric positive
+// semi-definite: its energy would not be one, or would be negative.
+func checkMatrix(k [2][2]float64) error {
+	if !finite(k[0][0], k[0][1], k[1][0], k[1][1]) {
+		return fmt.Errorf("stiffness matrix %v: expected finite numbers", k)
+	}
+	scale := math.Max(math.Abs(k[0][0]), math.Abs(k[1][1])) + math.Abs(k[0][1])
+	if math.Abs(k[0][1]-k[1][0]) > 1e-12*scale {
+		return fmt.Errorf("stiffness matrix %v is not symmetric (%g against %g): a spring's stiffness is", k, k[0][1], k[1][0])
+	}
+	if k[0][0] < 0 || k[1][1] < 0 || k[0][0]*k[1][1]-k[0][1]*k[1][0] < -1e-12*scale*scale {
+		return fmt.Errorf("stiffness matrix %v is not positive semi-definite (its energy would be negative along some direction): expected K_t, K_n >= 0 and K_t K_n >= W^2", k)
+	}
+	return nil
+}
+
+func (c *Contact) check(n int) error {
+	if c.Obstacle == nil {
+		return fmt.Errorf("no obstacle")
+	}
+	if c.Obstacle.Carried {
+		return fmt.Errorf("obstacle %q is carried by a rigid body: masses touch fixed and moving obstacles only", c.Obstacle.Name)
+	}
+	if err := c.Obstacle.Check(); err != nil {
+		return err
+	}
+	for _, i := range c.Masses {
+		if i < 0 || i >= n {
+			return fmt.Errorf("mass index %d: expected 0 to %d", i, n-1)
+		}
+	}
+	switch {
+	case !(c.Mu >= 0) || !finite(c.Mu):
+		return fmt.Errorf("friction coefficient %g: expected 0 or a positive number", c.Mu)
+	case !(c.Restitution >= 0 && c.Restitution <= 1):
+		return fmt.Errorf("restitution %g: expected a number in [0, 1]", c.Restitution)
+	case !(c.Alert >= 0) || !finite(c.Alert):
+		return fmt.Errorf("alert distance %g m: expected 0 or a positive number", c.Alert)
+	case c.Law != contact.Positional && c.Law != contact.Shock:
+		return fmt.Errorf("law %v: expected contact.Positional or contact.Shock", c.Law)
+	}
+	return nil
+}
+
+// ends are the spring's end points as the masses are now.
+func (sp *Spring) ends(masses []*Mass) (a, b [2]float64) {
+	a = masses[sp.A].X
+	if sp.B == Anchored {
+		return a, sp.Anchor
+	}
+	return a, masses[sp.B].X
+}
+
+func (sp *Spring) length(masses []*Mass) float64 {
+	a, b := sp.ends(masses)
+	return math.Hypot(b[0]-a[0], b[1]-a[1])
+}
+
+// Springs returns the springs (a copy: they are fixed by NewSystem).
+func (s *System) Springs() []Spring { return append([]Spring(nil), s.springs...) }
+
+// Contacts returns the contacts (a copy: they are fixed by NewSystem).
+func (s *System) Contacts() []Contact { return append([]Contact(nil), s.contacts...) }
