@@ -1,9 +1,5 @@
 package contact
 
-import (
-	"github.com/fecontact/fecontact/element"
-)
-
 // carriedUnits appends the units of the reverse pass of a pair whose
 // obstacle a rigid body carries: the body's own features against the
 // candidate side's edges, so that the rigid body does not enter the
@@ -29,26 +25,10 @@ func (d *Detector) carriedUnits(r *detection, pi int, p *Pair, cfg Config) {
 	}
 	if o.Radius > 0 {
 		c := place.at(o.Center)
-		var best projection
-		bestK, interior := -1, false
-		for _, k := range w.grid.near(w.near[:0], c) {
-			pr := ant.project(k, c)
-			if pr.dist-o.Radius > p.Alert {
-				continue
-			}
-			if pr.s > -1 && pr.s < 1 {
-				interior = true
-				x := [2]float64{c[0] - o.Radius*pr.n[0], c[1] - o.Radius*pr.n[1]}
-				add(k, k, x, pr, pr.gap-o.Radius)
-			} else if bestK < 0 || pr.better(best, p.Alert) {
-				best, bestK = pr, k
-			}
-		}
-		if !interior && bestK >= 0 {
-			best = atVertex(c, best, bestK, ant, func() [][2]float64 { return nil })
-			x := [2]float64{c[0] - o.Radius*best.n[0], c[1] - o.Radius*best.n[1]}
-			add(bestK, bestK, x, best, best.gap-o.Radius)
-		}
+		side.discTouches(c, o.Radius, p.Alert, ant, w, func(k int, pr projection) {
+			x := [2]float64{c[0] - o.Radius*pr.n[0], c[1] - o.Radius*pr.n[1]}
+			add(k, k, x, pr, pr.gap-o.Radius)
+		})
 		return
 	}
 	vs := o.Points
@@ -109,15 +89,5 @@ func carriedRows(es []Entry, o *Obstacle, side *Side, q Point, centre [2]float64
 		es = append(es, Entry{Body: o.Body, Eq: 0, N: n[0], T: t[0]}, Entry{Body: o.Body, Eq: 1, N: n[1], T: t[1]},
 			Entry{Body: o.Body, Eq: 2, N: cross(r, n), T: cross(r, t)})
 	}
-	e := side.edge(q.Edge)
-	var N [3]float64
-	element.EdgeShape(len(e.Nodes), q.S, N[:len(e.Nodes)], nil)
-	for k, node := range e.Nodes {
-		for c := 0; c < 2; c++ {
-			if eq := side.DOFs.Eq[2*node+c]; eq >= 0 {
-				es = append(es, Entry{Body: side.Body, Eq: eq, N: -N[k] * n[c], T: -N[k] * t[c]})
-			}
-		}
-	}
-	return es
+	return side.Rows(es, Touch{Face: q.Edge, S: q.S}, n, t)
 }

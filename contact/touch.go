@@ -1,11 +1,16 @@
 package contact
 
-import "math"
+import (
+	"math"
+
+	"github.com/fecontact/fecontact/element"
+)
 
 // Touch is a disc's nearness to one face of an obstacle: what a point
 // mass (package discrete) needs to make a contact unit.
 type Touch struct {
-	Face int        // the polyline's segment (its first point's index); 0 for a disc obstacle
+	Face int        // the polyline's segment (its first point's index) or the side's edge; 0 for a disc obstacle
+	S    float64    // the closest point's parameter on a side's edge, in [-1, 1] (Side.Rows)
 	Gap  float64    // distance from the disc to the face, negative inside, m
 	N    [2]float64 // unit normal from the obstacle towards the disc
 	X    [2]float64 // the face's point closest to the disc's centre
@@ -59,4 +64,61 @@ func (o *Obstacle) Touches(dst []Touch, x [2]float64, r, alert float64, cfg Conf
 		dst = append(dst, Touch{Face: bestK, Gap: best.gap - r, N: best.n, X: best.xa})
 	}
 	return dst, nil
+}
+
+// Touches appends to dst the edges of the side, placed in cfg, that the
+// disc of centre x and radius r (0: a point) is within alert of: each
+// edge whose closest point to x is inside it (two in a valley), or when
+// none is, the closest vertex, where the side's corner rounds or keeps the
+// normal in its faces' cone as for a node. It is a carried disk's rule
+// (Obstacle.Carried), and what a point mass (package discrete) needs to
+// touch a finite-element body; Rows gives the unit's rows on the side.
+func (a *Side) Touches(dst []Touch, x [2]float64, r, alert float64, cfg Config) []Touch {
+	w := &passWork{}
+	ant := a.geometry(cfg, alert+r, w)
+	w.grid.build(ant.boxes)
+	a.discTouches(x, r, alert, ant, w, func(k int, pr projection) {
+		dst = append(dst, Touch{Face: k, S: pr.s, Gap: pr.gap - r, N: pr.n, X: pr.xa})
+	})
+	return dst
+}
+
+// discTouches calls add with each edge of the side (ant, its grid built in
+// w) that the disc of centre c and radius r touches within alert, and its
+// projection: the interior ones, or the best vertex.
+func (a *Side) discTouches(c [2]float64, r, alert float64, ant antagonist, w *passWork, add func(k int, pr projection)) {
+	var best projection
+	bestK, interior := -1, false
+	for _, k := range w.grid.near(w.near[:0], c) {
+		pr := ant.project(k, c)
+		if pr.dist-r > alert {
+			continue
+		}
+		if pr.s > -1 && pr.s < 1 {
+			interior = true
+			add(k, pr)
+		} else if bestK < 0 || pr.better(best, alert) {
+			best, bestK = pr, k
+		}
+	}
+	if !interior && bestK >= 0 {
+		add(bestK, atVertex(c, best, bestK, ant, func() [][2]float64 { return nil }))
+	}
+}
+
+// Rows appends to es f times the rows of a touch on the side: -N_k n and
+// -N_k t on the free DOFs of its edge's nodes k, for a unit of normal n
+// and tangent t whose other body's rows are +n, +t.
+func (a *Side) Rows(es []Entry, t Touch, n, tg [2]float64) []Entry {
+	e := a.edge(t.Face)
+	var N [3]float64
+	element.EdgeShape(len(e.Nodes), t.S, N[:len(e.Nodes)], nil)
+	for k, node := range e.Nodes {
+		for c := 0; c < 2; c++ {
+			if eq := a.DOFs.Eq[2*node+c]; eq >= 0 {
+				es = append(es, Entry{Body: a.Body, Eq: eq, N: -N[k] * n[c], T: -N[k] * tg[c]})
+			}
+		}
+	}
+	return es
 }

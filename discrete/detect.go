@@ -1,7 +1,10 @@
 package discrete
 
 import (
+	"cmp"
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 )
@@ -16,24 +19,27 @@ func (s *System) Detect(base int, cfg contact.Config) ([]contact.Unit, float64, 
 	minGap := math.Inf(1)
 	for ci := range s.contacts {
 		c := &s.contacts[ci]
-		vObs := [2]float64{}
-		if m := c.Obstacle.MotionIn(cfg); m != nil {
-			vObs = m.Velocity(cfg.Time)
-		}
 		for _, i := range s.touching(c) {
 			m := s.Masses[i]
 			var err error
-			s.touches, err = c.Obstacle.Touches(s.touches[:0], m.X, m.Radius, s.alert(c, m), cfg)
-			if err != nil {
-				return nil, 0, err
+			if s.touches, err = c.touches(s.touches[:0], m, s.alert(c, m), cfg); err != nil {
+				return nil, 0, fmt.Errorf("point contact %q: mass %q: %w", c.Name, m.Name, err)
 			}
 			for _, t := range s.touches {
 				minGap = math.Min(minGap, t.Gap)
-				units = append(units, s.unit(base, ci, i, t, vObs))
+				units = append(units, s.unit(base, ci, i, t, cfg))
 			}
 		}
 	}
 	return units, minGap, nil
+}
+
+// touches is where mass m touches the contact's obstacle or side in cfg.
+func (c *Contact) touches(dst []contact.Touch, m *Mass, alert float64, cfg contact.Config) ([]contact.Touch, error) {
+	if c.Side != nil {
+		return c.Side.Touches(dst, m.X, m.Radius, alert, cfg), nil
+	}
+	return c.Obstacle.Touches(dst, m.X, m.Radius, alert, cfg)
 }
 
 // touching is the masses a contact applies to.
@@ -57,21 +63,39 @@ func (s *System) alert(c *Contact, m *Mass) float64 {
 	return math.Max(c.Alert, reach)
 }
 
-func (s *System) unit(base, ci, i int, t contact.Touch, vObs [2]float64) contact.Unit {
+// unit is mass i's unit of touch t with contact ci: +n, +t on the mass's
+// x and y; -N_k n, -N_k t on a side's edge nodes; -n, -t, -(r x n),
+// -(r x t) on a free rigid body that carries the obstacle (r from its
+// centre to the touch), or a driven one's velocity as the rigid term.
+func (s *System) unit(base, ci, i int, t contact.Touch, cfg contact.Config) contact.Unit {
+	c, m := &s.contacts[ci], s.Masses[i]
 	k, l := s.of[i], s.at[i]
 	n, tg := t.N, [2]float64{-t.N[1], t.N[0]}
 	u := contact.Unit{
 		Key: contact.Key{Pair: ci, Node: i, Edge: t.Face},
-		X:   [2]float64{s.Masses[i].X[0] - s.Masses[i].Radius*n[0], s.Masses[i].X[1] - s.Masses[i].Radius*n[1]}, N: n, T: tg, Gap: t.Gap, Weight: 1, Mu: s.contacts[ci].Mu,
-		ObsN: n, ObsT: tg,
-		Entries: []contact.Entry{
-			{Body: base + k, Eq: 2 * l, N: n[0], T: tg[0]},
-			{Body: base + k, Eq: 2*l + 1, N: n[1], T: tg[1]},
-		},
+		X:   [2]float64{m.X[0] - m.Radius*n[0], m.X[1] - m.Radius*n[1]},
+		N:   n, T: tg, Gap: t.Gap, Weight: 1, Mu: c.Mu,
 	}
-	u.Rigid = u.RigidAt(vObs)
+	var es []contact.Entry
+	switch o := c.Obstacle; {
+	case c.Side != nil:
+		es = c.Side.Rows(es, t, n, tg)
+	case o.MotionIn(cfg) != nil:
+		u.ObsN, u.ObsT = n, tg
+		u.Rigid = u.RigidAt(o.MotionIn(cfg).Velocity(cfg.Time))
+	case o.Carried:
+		q := cfg.Poses[o.Body]
+		r := [2]float64{t.X[0] - q[0], t.X[1] - q[1]}
+		es = append(es, contact.Entry{Body: o.Body, Eq: 0, N: -n[0], T: -tg[0]}, contact.Entry{Body: o.Body, Eq: 1, N: -n[1], T: -tg[1]},
+			contact.Entry{Body: o.Body, Eq: 2, N: -cross(r, n), T: -cross(r, tg)})
+	}
+	es = append(es, contact.Entry{Body: base + k, Eq: 2 * l, N: n[0], T: tg[0]}, contact.Entry{Body: base + k, Eq: 2*l + 1, N: n[1], T: tg[1]})
+	slices.SortFunc(es, func(a, b contact.Entry) int { return cmp.Or(cmp.Compare(a.Body, b.Body), cmp.Compare(a.Eq, b.Eq)) })
+	u.Entries = es
 	return u
 }
+
+func cross(a, b [2]float64) float64 { return a[0]*b[1] - a[1]*b[0] }
 
 // ContactOf returns the contact a unit of Detect came from.
 func (s *System) ContactOf(k contact.Key) Contact { return s.contacts[k.Pair] }

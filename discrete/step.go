@@ -36,7 +36,7 @@ func (c *component) n() int { return len(c.m) }
 
 // group finds the components (union of the masses springs join, in the
 // order of their first mass) and assembles each one's M, K, C and forces.
-func (s *System) group() {
+func (s *System) group() error {
 	root := make([]int, len(s.Masses))
 	for i := range root {
 		root[i] = i
@@ -69,9 +69,19 @@ func (s *System) group() {
 		c.masses = append(c.masses, i)
 	}
 	for _, c := range s.comps {
+		if len(c.masses) > MaxComponent {
+			return fmt.Errorf("springs join %d masses into one body (mass %q among them), more than %d: its compliance is a dense matrix of (2n)^2 numbers", len(c.masses), s.Masses[c.masses[0]].Name, MaxComponent)
+		}
+	}
+	for _, c := range s.comps {
 		s.assemble(c)
 	}
+	return nil
 }
+
+// MaxComponent is the most masses springs may join into one body: its
+// matrices are dense, (2n)^2 numbers each (8 MB at this bound).
+const MaxComponent = 500
 
 // assemble builds a component's matrices and constant forces.
 func (s *System) assemble(c *component) {
@@ -86,11 +96,11 @@ func (s *System) assemble(c *component) {
 			c.x0[2*l+d] = m.X[d]
 		}
 	}
-	for _, sp := range s.springs {
+	for si, sp := range s.springs {
 		if s.of[sp.A] != s.of[c.masses[0]] {
 			continue
 		}
-		k, d, pre, e0 := sp.stiffness(s.Masses)
+		k, d, pre, e0 := s.ref[si].k, s.ref[si].d, s.ref[si].pre, s.ref[si].e0
 		ends := []int{2 * s.at[sp.A]}
 		if sp.B != Anchored {
 			ends = append(ends, 2*s.at[sp.B])
@@ -120,18 +130,28 @@ func (s *System) assemble(c *component) {
 	c.v0, c.r, c.vfree, c.u0, c.scratch = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 }
 
-// stiffness is the spring's stiffness and dashpot matrices on the relative
+// springRef is a spring's stiffness and dashpot matrices on the relative
 // displacement d, its preload's force on d and its energy at d = 0: the
 // energy is (k/2)(n.d + L - rest)^2 along the line.
-func (sp *Spring) stiffness(masses []*Mass) (k, d [2][2]float64, pre [2]float64, e0 float64) {
+type springRef struct {
+	k, d [2][2]float64
+	pre  [2]float64
+	e0   float64
+}
+
+// stiffness is the spring's springRef with the masses where they are.
+func (sp *Spring) stiffness(masses []*Mass) springRef {
 	iso := func(x float64) [2][2]float64 { return [2][2]float64{{x, 0}, {0, x}} }
 	if sp.Matrix != nil {
-		return *sp.Matrix, iso(sp.Damping), pre, 0
+		return springRef{k: *sp.Matrix, d: iso(sp.Damping)}
 	}
 	l := sp.length(masses)
 	if l == 0 {
-		return iso(sp.K), iso(sp.Damping), pre, 0
+		return springRef{k: iso(sp.K), d: iso(sp.Damping)}
 	}
+	var k, d [2][2]float64
+	var pre [2]float64
+	var e0 float64
 	a, b := sp.ends(masses)
 	nv := [2]float64{(b[0] - a[0]) / l, (b[1] - a[1]) / l}
 	if sp.B == Anchored {
@@ -148,7 +168,7 @@ func (sp *Spring) stiffness(masses []*Mass) (k, d [2][2]float64, pre [2]float64,
 		pre = [2]float64{sp.K * stretch * nv[0], sp.K * stretch * nv[1]}
 		e0 = sp.K * stretch * stretch / 2
 	}
-	return k, d, pre, e0
+	return springRef{k, d, pre, e0}
 }
 
 // Prepare fixes the step h and theta and factorises each component's

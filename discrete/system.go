@@ -37,20 +37,50 @@ type Spring struct {
 // Anchored is Spring.B for a spring whose other end is its Anchor.
 const Anchored = -1
 
-// Contact makes masses touch an obstacle.
+// Contact makes masses touch an obstacle (fixed, moving, or carried by a
+// rigid body) or the side of a finite-element body: one of Obstacle and
+// Side. A side or a rigid body must be 1 m thick, since masses are per m
+// of thickness.
 type Contact struct {
 	Name     string
 	Masses   []int // nil: every mass
 	Obstacle *contact.Obstacle
+	Side     *contact.Side
 	Mu       float64     // Coulomb friction coefficient
 	Law      contact.Law // zero value: Positional
 	// Restitution e of the Shock law, U_N,end >= -e U_N,start, in [0, 1]
 	// (rigid.Restitution of a dissipation index).
 	Restitution float64
 	// Alert is the least distance at which a mass is paired with the
-	// obstacle, m; whatever it is, a mass is paired within twice the way
-	// it can go in a step.
+	// obstacle, m, and how deep inside it a mass's centre may be found
+	// (deeper, it went through); whatever it is, a mass is paired within
+	// twice the way it can go in a step. Zero means 1e-3 of the
+	// obstacle's extent, or half the side's shortest edge.
 	Alert float64
+}
+
+// alert is the contact's Alert or its default.
+func (c *Contact) alert() float64 {
+	if c.Alert > 0 {
+		return c.Alert
+	}
+	if c.Side != nil {
+		shortest := math.Inf(1)
+		for _, e := range c.Side.Edges() {
+			shortest = math.Min(shortest, c.Side.Mesh.EdgeLength(e))
+		}
+		return shortest / 2
+	}
+	o := c.Obstacle
+	if o.Radius > 0 {
+		return 2e-3 * o.Radius
+	}
+	lo, hi := o.Points[0], o.Points[0]
+	for _, p := range o.Points {
+		lo = [2]float64{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
+		hi = [2]float64{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
+	}
+	return 1e-3 * math.Hypot(hi[0]-lo[0], hi[1]-lo[1])
 }
 
 // System is point masses, the springs between them and their contacts
@@ -60,8 +90,9 @@ type Contact struct {
 type System struct {
 	Masses []*Mass
 
-	springs  []Spring  // checked by NewSystem
-	contacts []Contact // checked by NewSystem
+	springs  []Spring    // checked by NewSystem
+	ref      []springRef // their matrices, from the positions NewSystem saw
+	contacts []Contact   // checked by NewSystem
 	comps    []*component
 	of, at   []int // per mass: its component and its index there
 	h, theta float64
@@ -88,7 +119,15 @@ func NewSystem(masses []*Mass, springs []Spring, contacts []Contact) (*System, e
 		}
 	}
 	s := &System{Masses: masses, springs: append([]Spring(nil), springs...), contacts: append([]Contact(nil), contacts...)}
-	s.group()
+	for i := range s.contacts {
+		s.contacts[i].Alert = s.contacts[i].alert()
+	}
+	for k := range s.springs {
+		s.ref = append(s.ref, s.springs[k].stiffness(masses))
+	}
+	if err := s.group(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -170,14 +209,15 @@ func checkMatrix(k [2][2]float64) error {
 }
 
 func (c *Contact) check(n int) error {
-	if c.Obstacle == nil {
-		return fmt.Errorf("no obstacle")
-	}
-	if c.Obstacle.Carried {
-		return fmt.Errorf("obstacle %q is carried by a rigid body: masses touch fixed and moving obstacles only", c.Obstacle.Name)
-	}
-	if err := c.Obstacle.Check(); err != nil {
-		return err
+	switch {
+	case (c.Obstacle == nil) == (c.Side == nil):
+		return fmt.Errorf("give one of an obstacle and a side")
+	case c.Side != nil && c.Side.Thickness != 1:
+		return fmt.Errorf("side %q is %g m thick: against masses it must be 1 m thick (masses and their impulses are per m of thickness)", c.Side.Group, c.Side.Thickness)
+	case c.Obstacle != nil:
+		if err := c.Obstacle.Check(); err != nil {
+			return err
+		}
 	}
 	for _, i := range c.Masses {
 		if i < 0 || i >= n {
@@ -216,3 +256,32 @@ func (s *System) Springs() []Spring { return append([]Spring(nil), s.springs...)
 
 // Contacts returns the contacts (a copy: they are fixed by NewSystem).
 func (s *System) Contacts() []Contact { return append([]Contact(nil), s.contacts...) }
+
+// Ends returns spring k's end points now: its first mass, and its second
+// mass or its anchor.
+func (s *System) Ends(k int) (a, b [2]float64) { return s.springs[k].ends(s.Masses) }
+
+// SpringForce returns the force spring k (with its dashpot) pulls its
+// first mass with now, N per m: -(K d + preload + C d'), d the relative
+// displacement of its second end (of the mass, for an anchored one).
+func (s *System) SpringForce(k int) [2]float64 {
+	sp, ref := &s.springs[k], s.ref[k]
+	K, C, pre := ref.k, ref.d, ref.pre
+	a := s.Masses[sp.A]
+	x0 := s.comps[s.of[sp.A]].x0[2*s.at[sp.A]:]
+	d := [2]float64{a.X[0] - x0[0], a.X[1] - x0[1]}
+	v := a.V
+	sign := 1.0 // d is the first mass's displacement: the force on it is -(K d + pre)
+	if sp.B != Anchored {
+		b := s.Masses[sp.B]
+		y0 := s.comps[s.of[sp.B]].x0[2*s.at[sp.B]:]
+		d = [2]float64{b.X[0] - y0[0] - d[0], b.X[1] - y0[1] - d[1]}
+		v = [2]float64{b.V[0] - v[0], b.V[1] - v[1]}
+		sign = -1 // d is the second's relative to the first: the first is pulled by +(K d + pre)
+	}
+	var f [2]float64
+	for p := range 2 {
+		f[p] = -sign * (K[p][0]*d[0] + K[p][1]*d[1] + pre[p] + C[p][0]*v[0] + C[p][1]*v[1])
+	}
+	return f
+}

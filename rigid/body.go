@@ -97,3 +97,23 @@ func (b *Body) check() error {
 	}
 	return nil
 }
+
+// Obstacle returns the body's boundary as an obstacle it carries
+// (contact.Obstacle.Carried), for finite-element sides and point masses
+// to touch; index is the body's index in the simulation (the elastic
+// bodies' count plus its index in the System). A polygon's vertices are
+// in its frame, clockwise and closed (the obstacle on the polyline's
+// right); a disk is its radius.
+func (b *Body) Obstacle(index int) *contact.Obstacle {
+	o := &contact.Obstacle{Name: b.Name, Carried: true, Body: index}
+	if d, ok := b.Shape.(Disk); ok {
+		o.Radius = d.R
+		return o
+	}
+	vs := b.Shape.(*Polygon).Vertices()
+	for k := len(vs) - 1; k >= 0; k-- {
+		o.Points = append(o.Points, vs[k])
+	}
+	o.Points = append(o.Points, vs[len(vs)-1])
+	return o
+}

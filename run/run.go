@@ -88,7 +88,7 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 		return nil, err
 	}
 	opt.say("%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)",
-		sc.Name, len(model.Bodies), dofs(model), rigidBodies(model), r.Steps, sc.Time.H, setup.Seconds())
+		sc.Name, len(model.Bodies), dofs(model), otherBodies(model), r.Steps, sc.Time.H, setup.Seconds())
 	for _, w := range model.Warnings() {
 		opt.warn(w)
 	}
@@ -235,11 +235,16 @@ func dofs(m *scene.Model) int {
 	return n
 }
 
-func rigidBodies(m *scene.Model) string {
-	if m.Rigid == nil {
-		return ""
+// otherBodies counts the rigid bodies and point masses.
+func otherBodies(m *scene.Model) string {
+	var s string
+	if m.Rigid != nil {
+		s += fmt.Sprintf(", %d rigid bodies", len(m.Rigid.Bodies))
 	}
-	return fmt.Sprintf(", %d rigid bodies", len(m.Rigid.Bodies))
+	if m.Points != nil {
+		s += fmt.Sprintf(", %d point masses and %d springs", len(m.Points.Masses), len(m.Points.Springs()))
+	}
+	return s
 }
 
 // OneSolve is the best of five forward-and-backward substitutions with

@@ -98,8 +98,10 @@ func (s *Stats) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps i
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
 		files += ", rigid.pvd"
 	}
-	if _, err := os.Stat(filepath.Join(dir, "obstacles.pvd")); err == nil {
-		files += ", obstacles.pvd"
+	for _, f := range []string{"masses.pvd", "springs.pvd", "obstacles.pvd"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			files += ", " + f
+		}
 	}
 	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt, %s", dir, files, SceneAsRun)
 	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png"} {

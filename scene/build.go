@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
@@ -30,7 +31,8 @@ type Model struct {
 	Scene    *Scene
 	Bodies   []*timestep.Body
 	Detector *contact.Detector
-	Rigid    *rigid.System // nil without [[rigid]] bodies
+	Rigid    *rigid.System    // nil without [[rigid]] bodies
+	Points   *discrete.System // nil without [[mass]]es
 }
 
 // Model builds the scene's bodies and contact pairs.
@@ -70,7 +72,7 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 	}
 	carriers := map[string]*contact.Obstacle{}
 	for k, r := range s.Rigid {
-		carriers[r.Name] = carried(m.Rigid.Bodies[k], len(m.Bodies)+k)
+		carriers[r.Name] = m.Rigid.Bodies[k].Obstacle(len(m.Bodies) + k)
 	}
 	var pairs []*contact.Pair
 	for i, c := range s.Contacts {
@@ -85,24 +87,10 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	m.Detector = det
+	if m.Points, err = s.pointSystem(m.Bodies, index, obstacles, carriers); err != nil {
+		return nil, err
+	}
 	return m, nil
-}
-
-// carried is the boundary of rigid body b, body index i of the simulation,
-// as an obstacle it carries: a polygon's vertices in its frame, clockwise
-// and closed (the obstacle on the polyline's right), or its disk.
-func carried(b *rigid.Body, i int) *contact.Obstacle {
-	o := &contact.Obstacle{Name: b.Name, Carried: true, Body: i}
-	if d, ok := b.Shape.(rigid.Disk); ok {
-		o.Radius = d.R
-		return o
-	}
-	vs := b.Shape.(*rigid.Polygon).Vertices()
-	for k := len(vs) - 1; k >= 0; k-- {
-		o.Points = append(o.Points, vs[k])
-	}
-	o.Points = append(o.Points, vs[len(vs)-1])
-	return o
 }
 
 // Simulation factorises the model's bodies and returns the simulation;
@@ -119,7 +107,7 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 		H: s.Time.H, Theta: s.Time.Theta, Strict: s.Solver.Strict,
 		Solver: signorini.Options{Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation,
 			Measure: map[string]signorini.Measure{"velocity": signorini.VelocityChange}[s.Solver.Measure]},
-		Rigid: m.Rigid,
+		Rigid: m.Rigid, Points: m.Points,
 	}
 	if len(onProblem) > 0 {
 		opts.OnProblem = onProblem[0]

@@ -95,3 +95,46 @@ func FuzzRigidScene(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPointScene: the masses, springs and point contacts of a scene,
+// whatever their values: Decode or Model returns an error naming the
+// file, or the model steps a few times or fails with an error; never a
+// panic nor a hang. The seeds are the point-impact example and hostile
+// values (1e300 speeds and stiffnesses, a mass of 1e-300, an anchor 1e18
+// m away).
+func FuzzPointScene(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("..", "examples", "point-impact", "scene.toml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(b))
+	f.Add(pointsMinimal)
+	f.Add(strings.Replace(pointsMinimal, "gravity = [0.0, -9.81]", "velocity = [1e300, -1e300]", 1))
+	f.Add(strings.Replace(pointsMinimal, "stiffness = 100.0", "stiffness = 1e300", 1))
+	f.Add(strings.Replace(pointsMinimal, "mass = 2.0", "mass = 1e-300", 1))
+	f.Add(strings.Replace(pointsMinimal, "anchor = [0.0, 0.6]", "anchor = [1e18, 0.6]", 1))
+	f.Fuzz(func(t *testing.T, src string) {
+		sc, err := Decode(strings.NewReader(src), "fuzz.toml")
+		if err == nil && (len(sc.Masses) > 200 || len(sc.Bodies)+len(sc.Rigid)+len(sc.Grains) > 0) {
+			return // large, or another kind's fuzz target's
+		}
+		if err == nil {
+			var m *Model
+			if m, err = sc.Model(Variant{}); err == nil {
+				sim, err := m.Simulation()
+				if err != nil {
+					return
+				}
+				for range 3 {
+					if _, err := sim.Step(); err != nil {
+						return
+					}
+				}
+				return
+			}
+		}
+		if !strings.HasPrefix(err.Error(), "fuzz.toml") {
+			t.Errorf("error does not name the file: %v", err)
+		}
+	})
+}

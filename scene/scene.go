@@ -35,6 +35,10 @@ type Scene struct {
 	Grains        []Grains      `toml:"grains"`
 	RigidContacts RigidContacts `toml:"rigid_contacts"`
 	Periodic      Periodic      `toml:"periodic"`
+	// Point masses, the springs between them and their contacts.
+	Masses        []Mass         `toml:"mass"`
+	Springs       []Spring       `toml:"spring"`
+	PointContacts []PointContact `toml:"point_contact"`
 
 	// Dir is the folder of the scene file: Gmsh paths are relative to it.
 	Dir string `toml:"-"`
@@ -388,8 +392,8 @@ func (s *Scene) check() error {
 		s.Output.Pictures = kept
 		s.notes = append(s.notes, fmt.Sprintf("[output] pictures at %v s lie past the duration %g s: left out", past, t.Duration))
 	}
-	if len(s.Bodies) == 0 && len(s.Rigid) == 0 && len(s.Grains) == 0 {
-		return errors.New("no [[body]] nor [[rigid]]: a scene needs at least one body")
+	if len(s.Bodies) == 0 && len(s.Rigid) == 0 && len(s.Grains) == 0 && len(s.Masses) == 0 {
+		return errors.New("no [[body]], [[rigid]] nor [[mass]]: a scene needs at least one body")
 	}
 	names := map[string]bool{}
 	for i := range s.Bodies {
@@ -424,7 +428,7 @@ func (s *Scene) check() error {
 			return err
 		}
 	}
-	return nil
+	return s.checkPoints(names, obstacles, rigids)
 }
 
 // antagonists counts the antagonists a contact names.

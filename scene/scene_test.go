@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/internal/analytic"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
@@ -184,6 +185,28 @@ func TestExamples(t *testing.T) {
 				assert.LessOrEqual(t, sim.NormalWork, 0.0)
 			case "disc-on-block":
 				t.Skip("TestDiscOnBlock runs it")
+			case "point-impact":
+				// [TG] eq. 3.44 at each of the eight angles, to 1e-6 of the
+				// 2 m/s: the masses on the sticking side stop, the others
+				// slide at |u-| (sin beta - nu cos beta).
+				v0 := map[string][2]float64{}
+				for _, m := range m.Points.Masses {
+					v0[m.Name] = m.V
+				}
+				for range sc.Steps() {
+					_, err := sim.Step()
+					require.NoError(t, err)
+				}
+				sliding := 0
+				for _, m := range m.Points.Masses {
+					want := analytic.PointImpact(v0[m.Name][1], v0[m.Name][0], 0.4)
+					assert.InDelta(t, want[1], m.V[0], 2e-6, "%s along the plane", m.Name)
+					assert.InDelta(t, want[0], m.V[1], 2e-6, "%s across it", m.Name)
+					if want[1] > 0 {
+						sliding++
+					}
+				}
+				assert.Equal(t, 4, sliding, "four angles on each side of tan beta = nu")
 			default:
 				t.Fatalf("example %s has no test", name)
 			}

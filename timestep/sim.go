@@ -102,6 +102,7 @@ type Simulation struct {
 	Stepper  *Stepper
 	Detector *contact.Detector // without pairs when only rigid bodies touch
 	Rigid    *rigid.System     // nil without rigid bodies
+	Points   *discrete.System  // nil without point masses
 	opt      SimOptions
 
 	families []family       // the kinds of body, in the order of the global body index
@@ -166,7 +167,8 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if det == nil {
 		det = &contact.Detector{}
 	}
-	nodes, err := contactNodes(bodies, det)
+	bs := boundaries(det, opt.Points)
+	nodes, err := contactNodes(bodies, bs)
 	if err != nil {
 		return nil, err
 	}
@@ -174,15 +176,15 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
 	points, err := newPointFamily(opt.Points, opt.H, opt.Theta)
 	if err != nil {
 		return nil, err
 	}
 	s.families = []family{&feFamily{st: st}, rigidFamily{opt.Rigid}, points}
 	comps := s.number()
-	s.sources = []source{pairSource{det, s.at.driven}, rigidSource{opt.Rigid, s.base[1]}, pointSource{opt.Points, s.base[2]}}
-	if err := s.checkCarriers(); err != nil {
+	s.sources = []source{pairSource{det, s.at.driven}, rigidSource{opt.Rigid, s.base[1]}, pointSource{opt.Points, s.base[2], s.at.driven}}
+	if err := s.checkCarriers(bs); err != nil {
 		return nil, err
 	}
 	if s.delassus, err = NewDelassus(comps...); err != nil {
@@ -201,21 +203,51 @@ func (o SimOptions) withDefaults() SimOptions {
 	return o
 }
 
-// contactNodes checks that each side of the detector's pairs belongs to
-// the body it names and collects, per body, the nodes of its sides.
-func contactNodes(bodies []*Body, det *contact.Detector) ([][]int, error) {
+// boundary is what one contact pair, or one point contact, puts in touch:
+// finite-element sides and an obstacle, named for messages; thickness is
+// that of what touches a carried obstacle (a pair's candidate; 1 for
+// masses).
+type boundary struct {
+	what      string
+	sides     []*contact.Side
+	obstacle  *contact.Obstacle
+	thickness float64
+}
+
+// boundaries lists the pairs' and the point masses' boundaries.
+func boundaries(det *contact.Detector, points *discrete.System) []boundary {
+	var bs []boundary
+	for _, p := range det.Pairs {
+		b := boundary{what: fmt.Sprintf("contact pair %q", p.Name), sides: []*contact.Side{p.Candidate}, obstacle: p.Obstacle, thickness: p.Candidate.Thickness}
+		if p.Antagonist != nil {
+			b.sides = append(b.sides, p.Antagonist)
+		}
+		bs = append(bs, b)
+	}
+	if points != nil {
+		for _, c := range points.Contacts() {
+			b := boundary{what: fmt.Sprintf("point contact %q", c.Name), obstacle: c.Obstacle, thickness: 1}
+			if c.Side != nil {
+				b.sides = []*contact.Side{c.Side}
+			}
+			bs = append(bs, b)
+		}
+	}
+	return bs
+}
+
+// contactNodes checks that each side belongs to the body it names and
+// collects, per body, the nodes of its sides.
+func contactNodes(bodies []*Body, bs []boundary) ([][]int, error) {
 	seen, nodes := make([]map[int]bool, len(bodies)), make([][]int, len(bodies))
 	for i := range seen {
 		seen[i] = map[int]bool{}
 	}
-	for _, p := range det.Pairs {
-		for _, side := range []*contact.Side{p.Candidate, p.Antagonist} {
-			if side == nil {
-				continue
-			}
+	for _, b := range bs {
+		for _, side := range b.sides {
 			i := side.Body
 			if i < 0 || i >= len(bodies) || bodies[i].Space.Mesh != side.Mesh || bodies[i].Space.DOFs != side.DOFs {
-				return nil, fmt.Errorf("simulation: contact pair %q: side %q names body %d, %s", p.Name, side.Group, i, owner(bodies, side))
+				return nil, fmt.Errorf("simulation: %s: side %q names body %d, %s", b.what, side.Group, i, owner(bodies, side))
 			}
 			for _, n := range side.AllNodes() {
 				if !seen[i][n] {
@@ -255,21 +287,21 @@ func (s *Simulation) number() []Compliance {
 	return comps
 }
 
-// checkCarriers checks the pairs whose obstacle a body carries: the body
-// must be one with poses (a rigid body, index len(bodies) + k), and the
-// candidate 1 m thick, since rigid bodies' masses are per m of thickness.
-func (s *Simulation) checkCarriers() error {
-	for _, p := range s.Detector.Pairs {
-		o := p.Obstacle
+// checkCarriers checks the obstacles that a body carries: the body must
+// be one with poses (a rigid body, index len(bodies) + k), and what
+// touches it 1 m thick, since rigid bodies' masses are per m of thickness.
+func (s *Simulation) checkCarriers(bs []boundary) error {
+	for _, b := range bs {
+		o := b.obstacle
 		if o == nil || !o.Carried {
 			continue
 		}
 		f, k := s.family(o.Body)
 		if o.Body >= len(s.r) || !f.carries() {
-			return fmt.Errorf("simulation: contact pair %q: obstacle %q is carried by body %d, which is not a rigid body: of the %d bodies, %s", p.Name, o.Name, o.Body, len(s.r), s.carriers())
+			return fmt.Errorf("simulation: %s: obstacle %q is carried by body %d, which is not a rigid body: of the %d bodies, %s", b.what, o.Name, o.Body, len(s.r), s.carriers())
 		}
-		if t := p.Candidate.Thickness; t != 1 {
-			return fmt.Errorf("simulation: contact pair %q: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", p.Name, t, f.name(k))
+		if t := b.thickness; t != 1 {
+			return fmt.Errorf("simulation: %s: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", b.what, t, f.name(k))
 		}
 	}
 	return nil

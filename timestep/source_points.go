@@ -7,12 +7,15 @@ import (
 	"github.com/fecontact/fecontact/discrete"
 )
 
-// pointSource is the units of point masses against obstacles (source),
-// the masses' components numbered from base in the step's global body
-// index; a nil system has none.
+// pointSource is the units of point masses against obstacles, rigid
+// bodies and finite-element sides (source), the masses' components
+// numbered from base in the step's global body index; driven is the
+// motions of the driven rigid bodies (contact.Config.Driven). A nil
+// system has none.
 type pointSource struct {
-	sys  *discrete.System
-	base int
+	sys    *discrete.System
+	base   int
+	driven []contact.Motion
 }
 
 func (p pointSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
@@ -30,7 +33,11 @@ func (p pointSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) 
 
 func (p pointSource) law(u *contact.Unit) unitLaw {
 	c := p.sys.ContactOf(u.Key)
-	return unitLaw{c.Law, c.Obstacle.MotionIn(contact.Config{}), pushReach * p.sys.Size(u.Key), c.Restitution}
+	ul := unitLaw{law: c.Law, reach: pushReach * p.sys.Size(u.Key), restitution: c.Restitution}
+	if c.Obstacle != nil {
+		ul.motion = c.Obstacle.MotionIn(contact.Config{Driven: p.driven})
+	}
+	return ul
 }
 
 // id is the contact, the mass and the obstacle's face.

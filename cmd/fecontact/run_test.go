@@ -147,7 +147,7 @@ alert = 0.001
 		{[]string{"info", sunk}, 1, "sunk.toml: 1 contact pairs start with a node inside the other body deeper than the alert distance: run would refuse it"},
 		{[]string{"run", sunk, "-o", filepath.Join(dir, "sunk")}, 1, `is 0.005 m inside obstacle "floor", deeper than the alert distance 0.001 m`},
 		{[]string{"run"}, 2, "expected one scene file"},
-		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disc-impact, disc-on-block, disks-28, pillar, pillar-staggered, pillar-taller-block, resting-block, slope-flow)`},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: colliding-blocks, disc-impact, disc-on-block, disks-28, pillar, pillar-staggered, pillar-taller-block, point-impact, resting-block, slope-flow)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
 		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
 		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},
@@ -912,4 +912,82 @@ obstacle = "ball"
 		assert.InDelta(t, 0.6, p.Bounds[3], 1e-12, "%s: the ball's top", p.File)
 	}
 	assert.InDelta(t, 2e-3, pieces[2].Time, 1e-15)
+}
+
+// TestPointMassRun: a run with point masses and springs writes
+// masses.pvd (a point cloud with velocity, mass and radius) and
+// springs.pvd (a line per spring with its force), which VTK's reader
+// opens, and each mass's columns in history.csv; the two masses fall on
+// their spring onto the floor, where they rest: the spring's force at the
+// end pulls the first mass towards the second.
+func TestPointMassRun(t *testing.T) {
+	dir := t.TempDir()
+	scene := filepath.Join(dir, "pair.toml")
+	require.NoError(t, os.WriteFile(scene, []byte(`
+[time]
+h = 1e-3
+duration = 0.3
+
+[output]
+every = 100
+
+[[obstacle]]
+name = "floor"
+points = [[-1.0, 0.0], [1.0, 0.0]]
+
+[[mass]]
+name = "a"
+mass = 1.0
+position = [0.0, 0.05]
+gravity = [0.0, -9.81]
+
+[[mass]]
+name = "b"
+mass = 2.0
+position = [0.2, 0.05]
+gravity = [0.0, -9.81]
+
+[[spring]]
+name = "ab"
+masses = ["a", "b"]
+stiffness = 500.0
+rest_length = 0.15
+damping = 2.0
+
+[[point_contact]]
+name = "on floor"
+obstacle = "floor"
+mu = 0.5
+`), 0o644))
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := fecontact("run", scene, "-o", out, "--quiet")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "masses.pvd, springs.pvd, obstacles.pvd")
+	masses := vtkcheck.Read(t, filepath.Join(out, "masses.pvd"))
+	require.Len(t, masses, 4, "t = 0 and every 100 steps")
+	assert.Equal(t, 2, masses[3].Points)
+	assert.Equal(t, []int{1}, masses[3].Types, "vertex cells")
+	assert.Subset(t, masses[3].Arrays, []string{"id", "velocity", "mass", "radius"})
+	assert.Equal(t, 3.0, masses[3].Sums["mass"])
+	springs := vtkcheck.Read(t, filepath.Join(out, "springs.pvd"))
+	require.Len(t, springs, 4)
+	assert.Equal(t, 2, springs[3].Points)
+	assert.Equal(t, []int{4}, springs[3].Types, "a poly-line")
+	hist, err := os.ReadFile(filepath.Join(out, "history.csv"))
+	require.NoError(t, err)
+	rows := strings.Split(strings.TrimSpace(string(hist)), "\n")
+	header := strings.Split(rows[0], ",")
+	last := strings.Split(rows[len(rows)-1], ",")
+	col := func(name string) float64 {
+		i := results.ColumnIndex(header, name)
+		require.Positive(t, i, name)
+		v, err := strconv.ParseFloat(last[i], 64)
+		require.NoError(t, err)
+		return v
+	}
+	// The shock law (the masses' default) bounds velocities, not gaps: a
+	// landing at 1 m/s sinks by a little of h |v| = 1 mm, and stays.
+	assert.InDelta(t, 0, col("a_y"), 1e-5, "on the floor")
+	assert.InDelta(t, 0, col("b_y"), 1e-5, "on the floor")
+	assert.Less(t, col("b_x")-col("a_x"), 0.2, "the preloaded spring drew them together")
 }

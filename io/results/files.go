@@ -89,6 +89,7 @@ type history struct {
 	path    string
 	ledgers []*bodyLedger
 	rigid   rigidLedger
+	points  pointLedger
 	newton  bool // a column of Newton iterations, for hyperelastic bodies
 }
 
@@ -96,9 +97,10 @@ type history struct {
 // works, the contact statistics, then per contact pair the resultant force
 // on the candidate body and the closed units, per body the centroid and
 // momenta (for rigid bodies also the rotation, for up to maxRigidColumns
-// of them).
-func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger) (*history, error) {
-	h := &history{path: path, rigid: rl}
+// of them), per point mass its position and velocity (up to
+// maxMassColumns).
+func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger, pl pointLedger) (*history, error) {
+	h := &history{path: path, rigid: rl, points: pl}
 	for _, b := range bodies {
 		h.newton = h.newton || b.Law != 0
 		l, err := newBodyLedger(b)
@@ -130,6 +132,7 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger)
 		l.header(w)
 	}
 	h.rigid.header(w)
+	h.points.header(w)
 	fmt.Fprintln(w)
 	h.f, h.w = f, w
 	return h, nil
@@ -150,6 +153,7 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, si
 		l.row(h.w)
 	}
 	h.rigid.row(h.w)
+	h.points.row(h.w)
 	fmt.Fprintln(h.w)
 }
 

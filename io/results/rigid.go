@@ -125,12 +125,21 @@ func (l rigidLedger) row(w io.Writer) {
 	}
 }
 
-// obstacles lists the obstacles of the simulation's pairs that are drawn
-// apart (not carried by a rigid body, which rigid.pvd draws), each once.
+// obstacles lists the obstacles of the simulation's pairs and point
+// contacts that are drawn apart (not carried by a rigid body, which
+// rigid.pvd draws), each once.
 func obstacles(sim *timestep.Simulation) []*contact.Obstacle {
-	var out []*contact.Obstacle
+	var all, out []*contact.Obstacle
 	for _, p := range sim.Detector.Pairs {
-		if o := p.Obstacle; o != nil && !o.Carried && !slices.Contains(out, o) {
+		all = append(all, p.Obstacle)
+	}
+	if sim.Points != nil {
+		for _, c := range sim.Points.Contacts() {
+			all = append(all, c.Obstacle)
+		}
+	}
+	for _, o := range all {
+		if o != nil && !o.Carried && !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}

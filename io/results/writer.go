@@ -20,6 +20,8 @@ type Writer struct {
 	bodies   *series
 	contacts vtk.Collection
 	rigid    vtk.Collection
+	masses   vtk.Collection
+	springs  vtk.Collection
 	obstacle vtk.Collection
 	enc      vtk.Encoding
 	hist     *history
@@ -121,7 +123,7 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 			return nil, fmt.Errorf("results: gap between rigid bodies %d and %d: the simulation has no such rigid bodies", g[0], g[1])
 		}
 	}
-	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps})
+	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points})
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +197,9 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 		if err := o.rigid.Write(filepath.Join(o.dir, "rigid.pvd")); err != nil {
 			return err
 		}
+	}
+	if err := o.writePoints(s.Time()); err != nil {
+		return err
 	}
 	if g := ObstacleGrid(sim, s.Time()); g != nil {
 		file := fmt.Sprintf("obstacles_%05d.vtu", o.count)
@@ -295,6 +300,33 @@ func (o *Writer) draw() error {
 	if names := o.hist.rigid.gapNames(); len(names) > 0 {
 		if err := o.painter.Gaps(filepath.Join(o.dir, "gaps.png"), names, o.energy); err != nil {
 			return fmt.Errorf("gaps.png: %w", err)
+		}
+	}
+	return nil
+}
+
+// writePoints writes the point masses (masses.pvd) and their springs
+// (springs.pvd) at time t, if there are any.
+func (o *Writer) writePoints(t float64) error {
+	sys := o.sim.Points
+	if sys == nil {
+		return nil
+	}
+	for _, set := range []struct {
+		name string
+		grid *vtk.Grid
+		list *vtk.Collection
+	}{{"masses", MassGrid(sys), &o.masses}, {"springs", SpringGrid(sys), &o.springs}} {
+		if set.grid == nil {
+			continue
+		}
+		file := fmt.Sprintf("%s_%05d.vtu", set.name, o.count)
+		if err := vtk.WriteVTU(filepath.Join(o.dir, file), set.grid, o.enc); err != nil {
+			return err
+		}
+		set.list.Add(t, 0, file)
+		if err := set.list.Write(filepath.Join(o.dir, set.name+".pvd")); err != nil {
+			return err
 		}
 	}
 	return nil
