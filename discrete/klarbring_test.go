@@ -7,40 +7,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// klarbring is Klarbring's system of [L] (seeds/004): a unit mass on
-// springs of stiffness K = [[K_t, W], [W, K_n]], under a constant force
-// (F_t, F_n), against a plane with Coulomb friction, the inelastic
-// (velocity Signorini) impact law. [L] counts U_n and F_n into the plane
-// and R_n <= 0; here y is up, the plane's solid below y = 0, so U_n = -y,
-// F_n = -F_y, R_n = -R_y, and W changes sign in the (x, y) stiffness.
-type klarbring struct {
-	kt, kn, w, ft, fn, mu float64
-}
-
-// a is [L]'s A = K_t F_n - W F_t: contact equilibria exist only for A >= 0.
-func (k klarbring) a() float64 { return k.kt*k.fn - k.w*k.ft }
-
-// run starts the mass on the plane at U = u0 with velocity v0 (in [L]'s
-// (t, n) components) and returns the mass, its final reaction (R_t, R_n)
-// averaged over the last 100 steps, and the simulation.
-func (k klarbring) run(t *testing.T, u0, v0 [2]float64, damping float64, steps int) (*discrete.Mass, [2]float64) {
+// runKlarbring starts the mass at U = u0 with velocity v0 (in [L]'s
+// (t, n)) and returns it and its reaction (R_t, R_n) averaged over the
+// last 100 steps, checking the ledger at every step.
+func runKlarbring(t *testing.T, k discrete.Klarbring, u0, v0 [2]float64, damping float64, steps int) (*discrete.Mass, [2]float64) {
 	t.Helper()
-	// A matrix spring acts on the displacement from where the mass is
-	// given: started at U0, the springs' force -K (u + U0) is -K u plus
-	// the constant -K U0, added to F.
-	kx := [2][2]float64{{k.kt, -k.w}, {-k.w, k.kn}}
-	x0 := [2]float64{u0[0], -u0[1]}
-	f := [2]float64{k.ft - kx[0][0]*x0[0] - kx[0][1]*x0[1], -k.fn - kx[1][0]*x0[0] - kx[1][1]*x0[1]}
-	m := &discrete.Mass{Name: "m", M: 1, X: x0, V: [2]float64{v0[0], -v0[1]}, Force: f}
-	plane := &contact.Obstacle{Name: "plane", Points: [][2]float64{{-100, 0}, {100, 0}}}
-	sys, err := discrete.NewSystem([]*discrete.Mass{m},
-		[]discrete.Spring{{Name: "K", A: 0, B: discrete.Anchored, Anchor: [2]float64{0, 0}, Matrix: &kx, Damping: damping}},
-		[]discrete.Contact{{Name: "plane", Obstacle: plane, Mu: k.mu, Law: contact.Shock, Alert: 1e-3}})
+	sys, err := k.System(u0, v0, damping)
 	require.NoError(t, err)
 	var r [2]float64
 	simulate(t, sys, 1e-3, 0.5, steps, func(i int, sim *timestep.Simulation) {
@@ -52,7 +28,7 @@ func (k klarbring) run(t *testing.T, u0, v0 [2]float64, damping float64, steps i
 			}
 		}
 	})
-	return m, r
+	return sys.Masses[0], r
 }
 
 // TestKlarbring checks one stability verdict of [L] per case of A and mu,
@@ -74,35 +50,70 @@ func (k klarbring) run(t *testing.T, u0, v0 [2]float64, damping float64, steps i
 //     U = K^-1 F, off the plane (U_n = A / det K < 0).
 func TestKlarbring(t *testing.T) {
 	t.Run("A>0 stuck", func(t *testing.T) {
-		k := klarbring{kt: 1, kn: 1, w: 0.5, ft: 0, fn: 1, mu: 0.5}
-		require.Positive(t, k.a())
+		k := discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 0, Fn: 1, Mu: 0.5}
+		require.Positive(t, k.A())
 		// The equilibrium R = (0, -1): U_t = (F_t + R_t) / K_t = 0, U_n = 0.
-		m, r := k.run(t, [2]float64{0, 0}, [2]float64{0.1, 0}, 0, 20000)
+		m, r := runKlarbring(t, k, [2]float64{0, 0}, [2]float64{0.1, 0}, 0, 20000)
 		assert.Less(t, math.Hypot(m.V[0], m.V[1]), 1e-9, "at rest")
 		assert.InDelta(t, 0, m.X[1], 1e-9, "in contact")
-		assert.InDelta(t, -k.a(), k.kt*r[1]-k.w*r[0], 1e-6, "on the equilibrium line: R = %v", r)
-		assert.Less(t, math.Abs(r[0]), k.mu*math.Abs(r[1]), "in the cone")
-		assert.Less(t, r[1], 0.0)
+		assert.InDelta(t, -k.A(), k.Kt*r[1]-k.W*r[0], 1e-6, "on the equilibrium line: R = %v", r)
+		set := k.Equilibria(10)
+		assert.True(t, set[0][1] < r[1] && r[1] < set[1][1], "R_n = %g strictly inside the set %v", r[1], set)
 		assert.Less(t, math.Abs(m.X[0]), 0.1, "near the equilibrium it left: U_t = %g", m.X[0])
 	})
 	t.Run("A=0 grazing", func(t *testing.T) {
-		k := klarbring{kt: 1, kn: 1, w: 0.5, ft: 2, fn: 1, mu: 0.3}
-		require.Zero(t, k.a())
-		vertex := k.ft / k.kt
-		m, r := k.run(t, [2]float64{vertex, 0}, [2]float64{-0.1, 0}, 0, 60000)
+		k := discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 1, Mu: 0.3}
+		require.Zero(t, k.A())
+		vertex := k.Ft / k.Kt
+		m, r := runKlarbring(t, k, [2]float64{vertex, 0}, [2]float64{-0.1, 0}, 0, 60000)
 		t.Logf("U = (%g, %g), V = %v, R = %v", m.X[0], -m.X[1], m.V, r)
 		assert.InDelta(t, vertex, m.X[0], 1e-4, "back at the vertex")
 		assert.InDelta(t, 0, m.X[1], 1e-4)
 		assert.InDelta(t, 0, math.Hypot(r[0], r[1]), 1e-3, "no reaction")
 	})
 	t.Run("A<0 lifts off", func(t *testing.T) {
-		k := klarbring{kt: 1, kn: 1, w: 0.5, ft: 2, fn: 0.5, mu: 0.3}
-		require.Negative(t, k.a())
-		det := k.kt*k.kn - k.w*k.w
-		ut, un := (k.kn*k.ft-k.w*k.fn)/det, k.a()/det
-		m, r := k.run(t, [2]float64{0, 0}, [2]float64{0, 0}, 1.5, 40000)
-		assert.InDelta(t, ut, m.X[0], 1e-6, "U_t = K^-1 F")
-		assert.InDelta(t, un, -m.X[1], 1e-6, "U_n = A / det K, off the plane")
+		k := discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 0.5, Mu: 0.3}
+		require.Negative(t, k.A())
+		u, ok := k.Free()
+		require.True(t, ok)
+		m, r := runKlarbring(t, k, [2]float64{0, 0}, [2]float64{0, 0}, 1.5, 40000)
+		assert.InDelta(t, u[0], m.X[0], 1e-6, "U_t = K^-1 F")
+		assert.InDelta(t, u[1], -m.X[1], 1e-6, "U_n = A / det K, off the plane")
 		assert.Zero(t, r)
 	})
+}
+
+// TestKlarbringEquilibria: the sets of equilibria in contact of [L]'s
+// Figure 2 for K_t = K_n = 1, W = 0.5 (K_t / W = 2), their ends computed
+// by hand from the line K_t R_n - W R_t = -A and the cone |R_t| <= -mu R_n:
+//   - A = 1 > 0, mu = 0.5: the segment from (-2/3, -4/3) (R_t = mu R_n)
+//     to (0.4, -0.8) (R_t = -mu R_n);
+//   - A = 0, mu = 0.3 < K_t / W: the cone's vertex alone;
+//   - A = 0, mu = 3 > K_t / W: the half-line R_t = 2 R_n, cut at R_n = -5;
+//   - A = -0.5 < 0, mu = 0.3: none (the equilibrium is off the plane);
+//   - A = -0.5, mu = 3: the half-line from the impending slip point
+//     (-3, -1) on, beside the free equilibrium.
+func TestKlarbringEquilibria(t *testing.T) {
+	cases := []struct {
+		name string
+		k    discrete.Klarbring
+		want [][2]float64
+		free bool
+	}{
+		{"A>0", discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 0, Fn: 1, Mu: 0.5}, [][2]float64{{-2.0 / 3, -4.0 / 3}, {0.4, -0.8}}, false},
+		{"A=0 mu<Kt/W", discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 1, Mu: 0.3}, [][2]float64{{0, 0}}, false},
+		{"A=0 mu>Kt/W", discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 1, Mu: 3}, [][2]float64{{-10, -5}, {0, 0}}, false},
+		{"A<0 mu<Kt/W", discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 0.5, Mu: 0.3}, nil, true},
+		{"A<0 mu>Kt/W", discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 0.5, Mu: 3}, [][2]float64{{-11, -5}, {-3, -1}}, true},
+	}
+	for _, tc := range cases {
+		got := tc.k.Equilibria(5)
+		require.Len(t, got, len(tc.want), tc.name)
+		for i := range got {
+			assert.InDelta(t, tc.want[i][0], got[i][0], 1e-12, "%s: end %d R_t", tc.name, i)
+			assert.InDelta(t, tc.want[i][1], got[i][1], 1e-12, "%s: end %d R_n", tc.name, i)
+		}
+		_, free := tc.k.Free()
+		assert.Equal(t, tc.free, free, "%s: an equilibrium off the plane", tc.name)
+	}
 }

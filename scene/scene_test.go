@@ -207,6 +207,21 @@ func TestExamples(t *testing.T) {
 					}
 				}
 				assert.Equal(t, 4, sliding, "four angles on each side of tan beta = nu")
+			case "klarbring":
+				// [L] Figure 3: the perturbed stuck equilibrium comes to rest
+				// at another, its reaction on the line K_t R_n - W R_t = -A
+				// (A = 1) inside the cone (mu = 0.5).
+				for range sc.Steps() {
+					_, err := sim.Step()
+					require.NoError(t, err)
+				}
+				mass := m.Points.Masses[0]
+				assert.Less(t, math.Hypot(mass.V[0], mass.V[1]), 1e-9, "at rest")
+				f, closed := sim.PointForces()
+				require.Equal(t, []int{1}, closed)
+				rt, rn := f[0][0], -f[0][1]
+				assert.InDelta(t, -1, rn-0.5*rt, 1e-9, "on the line")
+				assert.Less(t, math.Abs(rt), 0.5*math.Abs(rn), "strictly inside the cone")
 			default:
 				t.Fatalf("example %s has no test", name)
 			}

@@ -108,6 +108,7 @@ type Simulation struct {
 	families []family       // the kinds of body, in the order of the global body index
 	sources  []source       // where units come from: the pairs first, then the rigid bodies
 	paired   int            // the last step's units of the pairs, the first of s.contacts
+	pointed  [2]int         // the range of s.contacts of the point masses' units
 	base     []int          // each family's first global body index
 	at       placement      // the contact configuration of the step's start, or its predicted end
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
@@ -362,6 +363,28 @@ func (s *Simulation) PairForces() (force [][2]float64, closed []int) {
 		for k := range 2 {
 			force[c.Key.Pair][k] += sign * f[k]
 		}
+		closed[c.Key.Pair]++
+	}
+	return force, closed
+}
+
+// PointForces returns, per point contact of the point masses
+// (discrete.System.Contacts), the resultant force of the last step's
+// contact impulses on its masses (impulse / h, N per m) and the number of
+// its closed units.
+func (s *Simulation) PointForces() (force [][2]float64, closed []int) {
+	if s.Points == nil {
+		return nil, nil
+	}
+	n := len(s.Points.Contacts())
+	force, closed = make([][2]float64, n), make([]int, n)
+	for _, c := range s.contacts[s.pointed[0]:s.pointed[1]] {
+		if c.Impulse[0] <= 0 {
+			continue
+		}
+		f := s.Force(c)
+		force[c.Key.Pair][0] += f[0]
+		force[c.Key.Pair][1] += f[1]
 		closed[c.Key.Pair]++
 	}
 	return force, closed
@@ -917,6 +940,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		s.contacts = append(s.contacts, cs)
 	}
 	s.paired = s.work.step.from[1]
+	s.pointed = [2]int{s.work.step.from[2], s.work.step.from[3]}
 	s.NormalWork += stats.NormalWork
 	s.PushOutWork += stats.PushOutWork
 	s.FrictionWork += stats.FrictionWork

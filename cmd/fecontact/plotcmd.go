@@ -12,15 +12,17 @@ import (
 	"github.com/fecontact/fecontact/io/results"
 )
 
-// plotCmd draws one column of several runs' history.csv against time.
+// plotCmd draws one column of several runs' history.csv against time, or
+// against another column.
 func plotCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	out := fs.String("o", "plot.png", "the PNG to write")
 	scale := fs.Float64("scale", 1, "multiply the values by this (1000: m to mm)")
 	unit := fs.String("unit", "", "the unit of the scaled values, for the axis (default: the column's own, unscaled)")
+	against := fs.String("x", "time", "the column on the horizontal axis (point1_fx: a trajectory in the plane of two columns; unscaled)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact plot COLUMN RUN... [-o plot.png] [--scale 1000 --unit mm]\n\nRUN is a run's folder (its history.csv) or a CSV file.")
+		fmt.Fprintln(stdout, "usage: fecontact plot COLUMN RUN... [-o plot.png] [--scale 1000 --unit mm] [--x COLUMN]\n\nRUN is a run's folder (its history.csv) or a CSV file.")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -39,7 +41,7 @@ func plotCmd(args []string, stdout io.Writer) error {
 		if st, err := os.Stat(run); err == nil && st.IsDir() {
 			path = filepath.Join(run, "history.csv")
 		}
-		s, err := results.ReadColumn(path, pos[0])
+		s, err := results.ReadColumnAgainst(path, *against, pos[0])
 		if err != nil {
 			return err
 		}
@@ -52,7 +54,14 @@ func plotCmd(args []string, stdout io.Writer) error {
 	if *unit == "" && *scale == 1 { // the values as written: the unit the history gives
 		*unit = series[0].Unit
 	}
-	if err := plots.Compare(*out, pos[0], *unit, series); err != nil {
+	xlabel := "t (s)"
+	if *against != "time" {
+		xlabel = *against
+		if u := series[0].XUnit; u != "" {
+			xlabel += " (" + u + ")"
+		}
+	}
+	if err := plots.CompareAgainst(*out, pos[0], xlabel, *unit, series); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s of %d runs\n", *out, pos[0], len(series))

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -23,6 +24,8 @@ type ForcePanel struct {
 	Dots       [][2]float64
 	Admissible [][2]float64
 	Predicted  [][2]float64
+	// Their legends; empty: "N solutions" and "exact set (LP)".
+	DotsLabel, AdmissibleLabel string
 }
 
 // ForcePlane draws panels side by side on the same scales.
@@ -52,7 +55,7 @@ func ForcePlane(path, title string, panels []ForcePanel) error {
 			}
 		}
 		if len(pn.Admissible) > 0 {
-			if err := addOutline(p, pn.Admissible, true, color.RGBA{214, 39, 40, 255}, 1.2, "exact set (LP)"); err != nil {
+			if err := addOutline(p, pn.Admissible, true, color.RGBA{214, 39, 40, 255}, 1.2, cmp.Or(pn.AdmissibleLabel, "exact set (LP)")); err != nil {
 				return err
 			}
 		}
@@ -66,7 +69,7 @@ func ForcePlane(path, title string, panels []ForcePanel) error {
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(1), Shape: draw.CircleGlyph{}}
 		p.Add(s)
-		p.Legend.Add(fmt.Sprintf("%d solutions", len(pn.Dots)), s)
+		p.Legend.Add(cmp.Or(pn.DotsLabel, fmt.Sprintf("%d solutions", len(pn.Dots))), s)
 		p.Legend.Top = true
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo[0]-pad, hi[0]+pad, lo[1]-pad, hi[1]+pad
 		row[k] = p
@@ -84,8 +87,15 @@ func addOutline(p *plot.Plot, pts [][2]float64, closed bool, c color.Color, widt
 		q := pts[i%len(pts)]
 		xy[i] = plotter.XY{X: q[0], Y: q[1]}
 	}
-	if len(pts) == 1 {
-		xy = append(xy, xy[0])
+	if len(pts) == 1 { // a point: a ring, which a line of no length would not show
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+		p.Add(sc)
+		p.Legend.Add(name, sc)
+		return nil
 	}
 	l, err := plotter.NewLine(xy)
 	if err != nil {

@@ -22,7 +22,8 @@ func TestPictures(t *testing.T) {
 	require.NoError(t, err)
 	pts := []results.EnergyPoint{{T: 0, E: timestep.Energy{Kinetic: 1}, Gaps: []float64{0.01}}, {T: 1e-3, E: timestep.Energy{Kinetic: 0.5, Elastic: 0.4}, Works: [3]float64{-0.05, -0.05, 0}, Gaps: []float64{0.02}}}
 	snap := results.Snapshot{T: 0.5, Meshes: []*mesh.Mesh{m}, Pos: [][][2]float64{m.Nodes},
-		Rigid: [][][2]float64{{{0, -1}, {2, -1}, {2, 0}, {0, 0}}}, Driven: []bool{true}, Obstacles: [][][2]float64{{{-1, -1}, {3, -1}}}}
+		Rigid: [][][2]float64{{{0, -1}, {2, -1}, {2, 0}, {0, 0}}}, Driven: []bool{true}, Obstacles: [][][2]float64{{{-1, -1}, {3, -1}}},
+		Masses: [][2]float64{{0.5, 1}}, Springs: [][2][2]float64{{{0.5, 1}, {0.5, 2}}}}
 	profile := results.ProfileCurves{Title: "profile", Curves: []results.ProfileCurve{
 		{Label: "from 1 s", Y: []float64{0.1, 0.2}, V: []float64{1, 2}}, {Label: "1-2 s", Y: []float64{0.1, 0.2}, V: []float64{1.1, math.NaN()}}}}
 	dir := t.TempDir()

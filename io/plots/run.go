@@ -76,6 +76,10 @@ func Bodies(path string, snaps []results.Snapshot) error {
 				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
 			}
 		}
+		for _, x := range s.Masses {
+			lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
+			hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
+		}
 	}
 	if math.IsInf(lo[0], 1) { // only driven bodies: frame them
 		for _, s := range snaps {
@@ -137,11 +141,42 @@ func Bodies(path string, snaps []results.Snapshot) error {
 			l.Width = vg.Points(1)
 			p.Add(l)
 		}
+		if err := addPoints(p, s); err != nil {
+			return err
+		}
 		// After Add, which widens the axes to the data (a ground's).
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cx-span/2, cx+span/2, cy-span/2, cy+span/2
 		row[k] = p
 	}
 	return savePNG(path, [][]*plot.Plot{row}, vg.Length(len(snaps))*vg.Points(300), vg.Points(320))
+}
+
+// addPoints draws a snapshot's springs as thin black lines and its point
+// masses as dots.
+func addPoints(p *plot.Plot, s results.Snapshot) error {
+	for _, sp := range s.Springs {
+		l, err := plotter.NewLine(plotter.XYs{{X: sp[0][0], Y: sp[0][1]}, {X: sp[1][0], Y: sp[1][1]}})
+		if err != nil {
+			return err
+		}
+		l.Width = vg.Points(0.5)
+		p.Add(l)
+	}
+	if len(s.Masses) == 0 {
+		return nil
+	}
+	pts := make(plotter.XYs, len(s.Masses))
+	for i, x := range s.Masses {
+		pts[i] = plotter.XY{X: x[0], Y: x[1]}
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	sc.Color = bodyColors[1]
+	sc.Radius = vg.Points(2.5)
+	p.Add(sc)
+	return nil
 }
 
 // timeLabel writes a time in ms below a second, in s above.

@@ -153,7 +153,8 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, si
 		l.row(h.w)
 	}
 	h.rigid.row(h.w)
-	h.points.row(h.w)
+	pf, pc := sim.PointForces()
+	h.points.row(h.w, pf, pc)
 	fmt.Fprintln(h.w)
 }
 

@@ -12,7 +12,8 @@ import (
 // history.csv; all of them are in masses.pvd.
 const maxMassColumns = 50
 
-// pointLedger gives each mass's position and velocity in history.csv.
+// pointLedger gives each point contact's resultant force and each mass's
+// position and velocity in history.csv.
 type pointLedger struct {
 	sys *discrete.System
 }
@@ -25,13 +26,24 @@ func (l pointLedger) masses() []*discrete.Mass {
 }
 
 func (l pointLedger) header(w io.Writer) {
+	if l.sys != nil {
+		for k := 1; k <= len(l.sys.Contacts()); k++ {
+			c := fmt.Sprintf("point%d", k)
+			writeColumns(w, c+"_fx", "N/m", c+"_fy", "N/m", c+"_closed", "")
+		}
+	}
 	for _, m := range l.masses() {
 		n := m.Name
 		writeColumns(w, n+"_x", "m", n+"_y", "m", n+"_vx", "m/s", n+"_vy", "m/s")
 	}
 }
 
-func (l pointLedger) row(w io.Writer) {
+// row writes the point contacts' resultant forces on the masses
+// (Simulation.PointForces) and the masses' columns.
+func (l pointLedger) row(w io.Writer, force [][2]float64, closed []int) {
+	for k := range force {
+		fmt.Fprintf(w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
+	}
 	for _, m := range l.masses() {
 		fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g", m.X[0], m.X[1], m.V[0], m.V[1])
 	}

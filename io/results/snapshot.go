@@ -11,10 +11,12 @@ import (
 type Snapshot struct {
 	T         float64
 	Meshes    []*mesh.Mesh
-	Pos       [][][2]float64 // per body and node
-	Rigid     [][][2]float64 // per rigid body (Outline)
-	Driven    []bool         // per rigid body
-	Obstacles [][][2]float64 // the obstacles' outlines (contact.Obstacle.Outline)
+	Pos       [][][2]float64  // per body and node
+	Rigid     [][][2]float64  // per rigid body (Outline)
+	Driven    []bool          // per rigid body
+	Obstacles [][][2]float64  // the obstacles' outlines (contact.Obstacle.Outline)
+	Masses    [][2]float64    // the point masses' positions
+	Springs   [][2][2]float64 // the springs' ends
 }
 
 func takeSnapshot(sim *timestep.Simulation) Snapshot {
@@ -38,6 +40,15 @@ func takeSnapshot(sim *timestep.Simulation) Snapshot {
 	}
 	for _, o := range obstacles(sim) {
 		s.Obstacles = append(s.Obstacles, o.Outline(s.T))
+	}
+	if p := sim.Points; p != nil {
+		for _, m := range p.Masses {
+			s.Masses = append(s.Masses, m.X)
+		}
+		for k := range p.Springs() {
+			a, b := p.Ends(k)
+			s.Springs = append(s.Springs, [2][2]float64{a, b})
+		}
 	}
 	return s
 }
