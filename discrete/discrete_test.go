@@ -167,3 +167,19 @@ func TestLedgerCloses(t *testing.T) {
 }
 
 func kineticOf(vx, vy float64) float64 { return (vx*vx + vy*vy) / 2 } // of mass a, 1 kg/m
+
+// TestPointRestitution: a mass falling at 1 m/s onto a frictionless plane
+// under the Shock law with restitution e (dissipation index delta: e =
+// (1 - delta) / (1 + delta)) leaves it at e m/s; contact takes
+// (1 - e^2) of its kinetic energy and never gives any.
+func TestPointRestitution(t *testing.T) {
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	for _, e := range []float64{0, 1.0 / 3, 1} {
+		mass := &discrete.Mass{Name: "p", M: 2, X: [2]float64{0, 1e-5}, V: [2]float64{0, -1}}
+		sys, err := discrete.NewSystem([]*discrete.Mass{mass}, nil, []discrete.Contact{{Name: "floor", Obstacle: floor, Law: contact.Shock, Restitution: e}})
+		require.NoError(t, err)
+		sim := simulate(t, sys, 1e-4, 0.5, 10, nil)
+		assert.InDelta(t, e, mass.V[1], 1e-9, "e = %g", e)
+		assert.InDelta(t, -(1-e*e)*1, sim.TotalEnergy().Contact, 1e-9, "e = %g: contact work", e)
+	}
+}

@@ -31,7 +31,8 @@ func runKlarbring(t *testing.T, k discrete.Klarbring, u0, v0 [2]float64, damping
 	return sys.Masses[0], r
 }
 
-// TestKlarbring checks one stability verdict of [L] per case of A and mu,
+// TestKlarbring checks one stability verdict of [L] per case of A and mu
+// (the five of TestKlarbringEquilibria),
 // by runs of the dynamics after a perturbation (K_t = K_n = 1, W = 0.5:
 // K_t / W = 2):
 //   - A > 0 (F = (0, 1)): the equilibria in contact are the segment of the
@@ -45,7 +46,12 @@ func runKlarbring(t *testing.T, k discrete.Klarbring, u0, v0 [2]float64, damping
 //     tangential perturbation the mass comes back to it (asymptotically
 //     stable), to 1e-3 of the perturbation's reach, with no damping but
 //     friction;
-//   - A < 0 (F = (2, 0.5)), mu = 0.3: no equilibrium in contact; the mass
+//   - A = 0, mu = 3 > K_t / W: a strictly stuck equilibrium of the
+//     half-line, perturbed, comes to rest at another nearby;
+//   - A < 0 (F = (2, 0.5)), mu = 3: the impending slip equilibrium,
+//     perturbed towards positive slip, is left for good: the mass lifts
+//     off and swings about the equilibrium off the plane (unstable);
+//   - A < 0, mu = 0.3: no equilibrium in contact; the mass
 //     started on the plane leaves it and, with a dashpot, settles at
 //     U = K^-1 F, off the plane (U_n = A / det K < 0).
 func TestKlarbring(t *testing.T) {
@@ -70,6 +76,39 @@ func TestKlarbring(t *testing.T) {
 		assert.InDelta(t, vertex, m.X[0], 1e-4, "back at the vertex")
 		assert.InDelta(t, 0, m.X[1], 1e-4)
 		assert.InDelta(t, 0, math.Hypot(r[0], r[1]), 1e-3, "no reaction")
+	})
+	t.Run("A=0 mu>Kt/W stuck", func(t *testing.T) {
+		// mu = 3: the half-line R_t = 2 R_n; U_t = 1 is R = (-1, -0.5),
+		// strictly stuck (|R_t| = 1 < 1.5). Lyapunov stable.
+		k := discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 1, Mu: 3}
+		m, r := runKlarbring(t, k, [2]float64{1, 0}, [2]float64{0.1, 0}, 0, 20000)
+		assert.Less(t, math.Hypot(m.V[0], m.V[1]), 1e-9, "at rest")
+		assert.InDelta(t, 0, m.X[1], 1e-9, "in contact")
+		assert.InDelta(t, -k.A(), k.Kt*r[1]-k.W*r[0], 1e-6, "on the equilibrium line: R = %v", r)
+		assert.Less(t, math.Abs(r[0]), k.Mu*math.Abs(r[1]), "in the cone")
+		assert.InDelta(t, 1, m.X[0], 0.1, "near the equilibrium it left")
+	})
+	t.Run("A<0 mu>Kt/W impending slip", func(t *testing.T) {
+		// mu = 3: the impending slip point R = (-3, -1), U_t = (F_t +
+		// R_t) / K_t = -1. Perturbed towards positive slip it does not
+		// come back: it leaves the plane and swings about the equilibrium
+		// off it ([L]: unstable).
+		k := discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 0.5, Mu: 3}
+		still, r := runKlarbring(t, k, [2]float64{-1, 0}, [2]float64{0, 0}, 0, 2000)
+		require.InDelta(t, -1, still.X[0], 1e-9, "unperturbed, it is an equilibrium")
+		require.InDelta(t, -3, r[0], 1e-6)
+		require.InDelta(t, -1, r[1], 1e-6)
+		sys, err := k.System([2]float64{-1, 0}, [2]float64{0.01, 0}, 0)
+		require.NoError(t, err)
+		m := sys.Masses[0]
+		var highest, farthest float64
+		simulate(t, sys, 1e-3, 0.5, 20000, func(int, *timestep.Simulation) {
+			highest = math.Max(highest, m.X[1])
+			farthest = math.Max(farthest, math.Abs(m.X[0]+1))
+		})
+		free, _ := k.Free()
+		assert.Greater(t, highest, 0.1*math.Abs(free[1]), "it left the plane")
+		assert.Greater(t, farthest, 1.0, "and the equilibrium it started at")
 	})
 	t.Run("A<0 lifts off", func(t *testing.T) {
 		k := discrete.Klarbring{Kt: 1, Kn: 1, W: 0.5, Ft: 2, Fn: 0.5, Mu: 0.3}
