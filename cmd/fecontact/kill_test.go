@@ -33,25 +33,56 @@ func TestMain(m *testing.M) {
 // names, and no temporary file. A rerun into the same folder clears the
 // older pieces.
 func TestKilledRun(t *testing.T) {
+	killedRuns(t, 750, []string{"bodies.pvd", "contacts.pvd"}, "example", "colliding-blocks", "--refine", "2", "--every", "5",
+		time.Duration(0), 20*time.Millisecond, 150*time.Millisecond, 400*time.Millisecond, 900*time.Millisecond)
+}
+
+// TestKilledPointRun: the same for a run of point masses and springs
+// (the klarbring example: masses.pvd, springs.pvd, the point contact's
+// columns in history.csv).
+func TestKilledPointRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("TestKilledRun interrupts a run in the short suite")
+	}
+	killedRuns(t, 20000, []string{"masses.pvd", "springs.pvd"}, "example", "klarbring", "--every", "500",
+		time.Duration(0), 30*time.Millisecond, 100*time.Millisecond, 200*time.Millisecond)
+}
+
+// killedRuns interrupts the run of args (whose scene has steps steps) at
+// each delay and checks what it leaves, and that the .pvd files named
+// list every piece.
+func killedRuns(t *testing.T, steps int, pvds []string, args ...any) {
+	t.Helper()
 	dir := t.TempDir()
-	for _, delay := range []time.Duration{0, 20 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
+	var cmd []string
+	var delays []time.Duration
+	for _, a := range args {
+		switch a := a.(type) {
+		case string:
+			cmd = append(cmd, a)
+		case time.Duration:
+			delays = append(delays, a)
+		}
+	}
+	cmd = append(cmd, "--quiet", "-o", dir)
+	for _, delay := range delays {
 		// The first line comes once the model is built, the handler long
 		// installed: a signal before it would find the Go runtime's default.
-		code, stderr, _ := interrupt(t, delay, 0, "example", "colliding-blocks", "--refine", "2", "--every", "5", "--quiet", "-o", dir)
+		code, stderr, _ := interrupt(t, delay, 0, cmd...)
 		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
 		summary, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
 		require.NoError(t, err, "delay %v", delay)
-		steps := 750
+		done := steps
 		if code == 130 {
 			assert.Contains(t, stderr, "interrupted after step")
 			require.Contains(t, string(summary), "INTERRUPTED after step")
-			steps = atoiPrefix(t, strings.TrimPrefix(string(summary), "INTERRUPTED after step "))
+			done = atoiPrefix(t, strings.TrimPrefix(string(summary), "INTERRUPTED after step "))
 		}
 		hist := readCSV(t, filepath.Join(dir, "history.csv"))
-		assert.Len(t, hist, steps+2, "delay %v: header, the initial state and one row per step", delay)
+		assert.Len(t, hist, done+2, "delay %v: header, the initial state and one row per step", delay)
 		tmp, _ := filepath.Glob(filepath.Join(dir, ".*"))
 		assert.Empty(t, tmp, "no temporary file")
-		for _, pvd := range []string{"bodies.pvd", "contacts.pvd"} {
+		for _, pvd := range pvds {
 			pieces := vtkcheck.Read(t, filepath.Join(dir, pvd))
 			for _, p := range pieces {
 				assert.Zero(t, p.Errors, p.File)
