@@ -10,11 +10,12 @@ import (
 // gathered step by step as the Writer records them (Writer.Figures).
 type Figures struct {
 	// ContactDuration is the time from the first to the last step with a
-	// closed unit, of a pair or of rigid bodies (s).
+	// closed unit, of any kind of body (s).
 	ContactDuration float64
 	// PeakForce is the largest total contact force of the [[contact]]
-	// pairs over the steps (N per m of thickness); NaN without a pair:
-	// the rigid bodies' contacts are in no pair.
+	// pairs and the [[point_contact]]s over the steps (N per m of
+	// thickness); NaN without either: the rigid bodies' contacts among
+	// themselves are in no pair.
 	PeakForce float64
 	// KineticStart is the kinetic energy of the initial state; Kinetic and
 	// Elastic are the energies at the end (J).
@@ -35,6 +36,8 @@ func (f Figures) KineticRatio() float64 {
 	return f.Kinetic / f.KineticStart
 }
 
+// newFigures starts the figures of a run with this many contact pairs and
+// point contacts (none: no peak force).
 func newFigures(pairs int) Figures {
 	f := Figures{first: -1, last: -1}
 	if pairs == 0 {
@@ -43,8 +46,8 @@ func newFigures(pairs int) Figures {
 	return f
 }
 
-// add takes a recorded step: its statistics, energies and the pairs'
-// resultant forces (PairForces).
+// add takes a recorded step: its statistics, energies and the pairs' and
+// point contacts' resultant forces (PairForces, PointForces).
 func (f *Figures) add(st timestep.StepStats, h float64, e timestep.Energy, sim *timestep.Simulation, force [][2]float64) {
 	if st.Step == 0 {
 		f.KineticStart = e.Kinetic

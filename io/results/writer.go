@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
@@ -128,7 +129,7 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 		return nil, err
 	}
 	w := &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
-		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs)), painter: opt.Painter}
+		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter}
 	if p := opt.Profile; p != nil {
 		if p.Strips < 1 || !(p.Top > p.Bottom) {
 			return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
@@ -153,7 +154,8 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 	e := sim.TotalEnergy()
 	force, closed := sim.PairForces()
 	o.hist.addRun(st, s.Time(), e, sim, force, closed)
-	o.figures.add(st, s.H(), e, sim, force)
+	pf, _ := sim.PointForces()
+	o.figures.add(st, s.H(), e, sim, append(slices.Clip(force), pf...))
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
@@ -330,4 +332,12 @@ func (o *Writer) writePoints(t float64) error {
 		}
 	}
 	return nil
+}
+
+// pointContacts is the number of the point masses' contacts.
+func pointContacts(sim *timestep.Simulation) int {
+	if sim.Points == nil {
+		return 0
+	}
+	return len(sim.Points.Contacts())
 }
