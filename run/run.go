@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,13 @@ type Options struct {
 	// Say, when set, gets what the run has to say as it goes: the earlier
 	// files removed, the scene's size; Warn its warnings.
 	Say, Warn func(line string)
+	// Checkpoint says when the run writes checkpoint.gob, from which
+	// Resume goes on (zero: every DefaultCheckpointWall, when interrupted
+	// and at the end).
+	Checkpoint Checkpoint
+	// Until, for Resume, runs on to this time (s) instead of the steps the
+	// run was started with: a finished run is extended.
+	Until float64
 }
 
 // Report is what a run did.
@@ -61,7 +69,8 @@ const SceneAsRun = "scene-as-run.toml"
 
 // Scene builds and runs a scene, writing its outputs into opt.Dir as it
 // goes. When ctx ends, the run stops after the current step with every
-// output complete up to it, and returns the report with ErrInterrupted.
+// output complete up to it, writes a checkpoint (Resume goes on from it),
+// and returns the report with ErrInterrupted.
 func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	start := time.Now()
 	if err := check(sc, opt); err != nil {
@@ -92,19 +101,111 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	for _, w := range model.Warnings() {
 		opt.warn(w)
 	}
-	sum, elapsed, err := steps(ctx, sc, sim, out, r, opt)
+	if err := out.Record(timestep.StepStats{}, true); err != nil {
+		return nil, out.Abandon(err)
+	}
+	rs := &running{sc: sc, model: model, sim: sim, out: out, r: r, opt: opt, sum: &Stats{}, start: start}
+	return rs.run(ctx)
+}
+
+// Resume goes on with the run in folder dir from its checkpoint
+// (CheckpointFile): the scene beside it (SceneAsRun), the refinement, the
+// steps and the output stride the run was started with, history.csv and
+// the .pvd files cut back to the checkpoint, and on to the end (or to
+// opt.Until), as if the run had never stopped: the same files, bit for
+// bit. A checkpoint of another version of the program, or whose scene
+// was edited since, is refused. opt's Dir is dir; its Variant, Steps and
+// Every are the checkpoint's.
+func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
+	start := time.Now()
+	f, br, h, err := readCheckpoint(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := out.Close(); err != nil {
+	defer f.Close()
+	path := filepath.Join(dir, CheckpointFile)
+	scenePath := filepath.Join(dir, SceneAsRun)
+	text, err := os.ReadFile(scenePath)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the scene of the run: %w", path, err)
+	}
+	if err := resumable(h, path, string(text), opt.Version); err != nil {
 		return nil, err
 	}
-	r.Figures = out.Figures()
-	if err := r.finish(sc, model, sum, out.InitialBalance(), start, elapsed, opt); err != nil {
+	sc, err := sceneOf(h, text, scenePath)
+	if err != nil {
+		return nil, err
+	}
+	opt.Dir, opt.Variant, sc.Output.Every = dir, h.Variant, h.Every
+	model, err := sc.Model(h.Variant)
+	if err != nil {
+		return nil, err
+	}
+	sim, err := model.Simulation(opt.OnProblem)
+	if err != nil {
+		return nil, err
+	}
+	if err := sim.LoadState(br); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dec := gob.NewDecoder(br)
+	var ws results.WriterState
+	var ss statsState
+	if err := dec.Decode(&ws); err != nil {
+		return nil, fmt.Errorf("%s: damaged: %w", path, err)
+	}
+	if err := dec.Decode(&ss); err != nil {
+		return nil, fmt.Errorf("%s: damaged: %w", path, err)
+	}
+	r := &Report{Steps: h.Steps, Done: h.Done, Sim: sim}
+	if opt.Until > 0 {
+		r.Steps = int(math.Round(opt.Until / sc.Time.H))
+		if r.Steps < h.Done {
+			return nil, fmt.Errorf("--until %g s: the run is at t = %.6g s already (step %d)", opt.Until, h.TimeReached, h.Done)
+		}
+	}
+	out, err := results.ResumeWriter(dir, sim, writerOptions(sc), ws)
+	if err != nil {
+		return nil, err
+	}
+	opt.say("%s: resuming at %s, on to step %d", scenePath, h.describe(), r.Steps)
+	rs := &running{sc: sc, model: model, sim: sim, out: out, r: r, opt: opt, sum: ss.stats(), start: start, elapsed: h.Elapsed,
+		lastCheckpointStep: h.Done}
+	return rs.run(ctx)
+}
+
+// running is a run under way: what its steps, checkpoints and summary
+// share.
+type running struct {
+	sc                 *scene.Scene
+	model              *scene.Model
+	sim                *timestep.Simulation
+	out                *results.Writer
+	r                  *Report
+	opt                Options
+	sum                *Stats
+	start, loop        time.Time
+	elapsed            time.Duration // of the steps before this sitting (a resumed run's)
+	lastCheckpoint     time.Time
+	lastCheckpointStep int
+}
+
+// run steps to the end or to ctx's end, then completes the outputs and
+// the summary.
+func (rs *running) run(ctx context.Context) (*Report, error) {
+	r, opt := rs.r, rs.opt
+	if err := rs.steps(ctx); err != nil {
+		return nil, err
+	}
+	if err := rs.out.Close(); err != nil {
+		return nil, err
+	}
+	r.Figures = rs.out.Figures()
+	if err := r.finish(rs.sc, rs.model, rs.sum, rs.out.InitialBalance(), rs.start, rs.elapsed+time.Since(rs.loop), opt); err != nil {
 		return nil, err
 	}
 	if r.Done < r.Steps {
-		return r, fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so)", ErrInterrupted, r.Done, r.Steps, opt.Dir)
+		return r, fmt.Errorf("%w after step %d of %d; the outputs in %s are complete up to it (summary.txt says so); fecontact run --resume %s goes on", ErrInterrupted, r.Done, r.Steps, opt.Dir, opt.Dir)
 	}
 	return r, nil
 }
@@ -143,36 +244,54 @@ func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*results.W
 	}); err != nil {
 		return nil, err
 	}
+	return results.NewWriter(opt.Dir, sim, writerOptions(sc))
+}
+
+// writerOptions are the outputs' options the scene asks for.
+func writerOptions(sc *scene.Scene) results.Options {
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	gaps, _ := sc.GapPairs() // checked with the scene
 	o := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps, Painter: plots.Painter{}}
 	if p := sc.Output.Profile; p != nil {
 		o.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
 	}
-	return results.NewWriter(opt.Dir, sim, o)
+	return o
 }
 
-// steps runs the steps, recording each, until the last or ctx's end.
-func steps(ctx context.Context, sc *scene.Scene, sim *timestep.Simulation, out *results.Writer, r *Report, opt Options) (*Stats, time.Duration, error) {
-	sum := &Stats{}
-	if err := out.Record(timestep.StepStats{}, true); err != nil {
-		return nil, 0, out.Abandon(err)
-	}
-	loop := time.Now()
+// steps runs the steps, recording each, until the last or ctx's end. The
+// fields are written every Output.Every steps; those of a last step off
+// that stride (the end, an interruption) after the checkpoint, which
+// therefore holds the run as a run never stopped has it.
+func (rs *running) steps(ctx context.Context) error {
+	r, sim, out, sc, opt := rs.r, rs.sim, rs.out, rs.sc, rs.opt
+	rs.loop, rs.lastCheckpoint = time.Now(), time.Now()
 	for r.Done < r.Steps {
 		st, err := sim.Step()
 		if err != nil {
-			return nil, 0, out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
+			return out.Abandon(fmt.Errorf("%s: %w", sc.Name, err))
 		}
 		r.Done++
-		sum.Add(st)
+		rs.sum.Add(st)
 		for _, w := range sim.RotationWarnings() {
 			opt.warn(w)
-			sum.warnings = append(sum.warnings, w)
+			rs.sum.warnings = append(rs.sum.warnings, w)
 		}
 		interrupted := ctx.Err() != nil
-		if err := out.Record(st, r.Done%sc.Output.Every == 0 || r.Done == r.Steps || interrupted); err != nil {
-			return nil, 0, out.Abandon(err)
+		last := r.Done == r.Steps || interrupted
+		regular := r.Done%sc.Output.Every == 0
+		if err := out.Record(st, regular); err != nil {
+			return out.Abandon(err)
+		}
+		if !opt.Checkpoint.Off && (last || rs.due()) {
+			if err := rs.writeCheckpoint(); err != nil {
+				return out.Abandon(err)
+			}
+		}
+		if last && !regular {
+			out.KeepPoint()
+			if err := out.WriteFields(); err != nil {
+				return out.Abandon(err)
+			}
 		}
 		if opt.Progress != nil {
 			opt.Progress(r.Done, r.Steps, sim)
@@ -181,7 +300,7 @@ func steps(ctx context.Context, sc *scene.Scene, sim *timestep.Simulation, out *
 			break
 		}
 	}
-	return sum, time.Since(loop), nil
+	return nil
 }
 
 // finish writes the summary (and the rigid bodies' state).

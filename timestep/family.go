@@ -1,6 +1,8 @@
 package timestep
 
 import (
+	"encoding/gob"
+
 	"github.com/fecontact/fecontact/contact"
 )
 
@@ -61,6 +63,11 @@ type family interface {
 	finish(r [][]float64, loaded bool, step int) error
 	// energy adds the bodies' accounts to e.
 	energy(e Energy) Energy
+	// save writes what the bodies carry from one step to the next (a
+	// checkpoint, Simulation.SaveState); load reads it back into bodies
+	// built the same way.
+	save(enc *gob.Encoder) error
+	load(dec *gob.Decoder) error
 }
 
 // placement is the storage of a contact configuration: displacements of

@@ -1,6 +1,11 @@
 package timestep
 
-import "github.com/fecontact/fecontact/contact"
+import (
+	"encoding/gob"
+	"fmt"
+
+	"github.com/fecontact/fecontact/contact"
+)
 
 // feFamily drives the Stepper's finite-element bodies, linear and
 // hyperelastic, through the contact step (family).
@@ -74,3 +79,13 @@ func (f *feFamily) advance(r [][]float64, loaded bool) (bool, error) {
 }
 
 func (f *feFamily) finish(r [][]float64, loaded bool, step int) error { return nil }
+
+func (f *feFamily) save(enc *gob.Encoder) error { return enc.Encode(f.st.state()) }
+
+func (f *feFamily) load(dec *gob.Decoder) error {
+	var st stepperState
+	if err := dec.Decode(&st); err != nil {
+		return fmt.Errorf("finite-element bodies: damaged: %w", err)
+	}
+	return f.st.setState(st)
+}

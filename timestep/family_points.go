@@ -1,6 +1,7 @@
 package timestep
 
 import (
+	"encoding/gob"
 	"fmt"
 
 	"github.com/fecontact/fecontact/contact"
@@ -110,4 +111,23 @@ func (f pointFamily) energy(e Energy) Energy {
 		e = e.Add(Energy{Kinetic: p.Kinetic, Elastic: p.Elastic, External: p.External, Damping: p.Damping, Numerical: p.Numerical, Contact: p.Contact})
 	}
 	return e
+}
+
+func (f pointFamily) save(enc *gob.Encoder) error {
+	var st discrete.SystemState
+	if f.sys != nil {
+		st = f.sys.State()
+	}
+	return enc.Encode(st)
+}
+
+func (f pointFamily) load(dec *gob.Decoder) error {
+	var st discrete.SystemState
+	if err := dec.Decode(&st); err != nil {
+		return fmt.Errorf("point masses: damaged: %w", err)
+	}
+	if f.sys == nil {
+		return nil
+	}
+	return f.sys.SetState(st)
 }

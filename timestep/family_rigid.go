@@ -1,6 +1,7 @@
 package timestep
 
 import (
+	"encoding/gob"
 	"fmt"
 
 	"github.com/fecontact/fecontact/contact"
@@ -111,4 +112,23 @@ func (f rigidFamily) energy(e Energy) Energy {
 		e = e.Add(Energy{Kinetic: r.Kinetic, External: r.External, Numerical: r.Numerical, Contact: r.Contact})
 	}
 	return e
+}
+
+func (f rigidFamily) save(enc *gob.Encoder) error {
+	var st rigid.SystemState
+	if f.sys != nil {
+		st = f.sys.State()
+	}
+	return enc.Encode(st)
+}
+
+func (f rigidFamily) load(dec *gob.Decoder) error {
+	var st rigid.SystemState
+	if err := dec.Decode(&st); err != nil {
+		return fmt.Errorf("rigid bodies: damaged: %w", err)
+	}
+	if f.sys == nil {
+		return nil
+	}
+	return f.sys.SetState(st)
 }

@@ -76,6 +76,10 @@ type hyperState struct {
 	refactor bool    // the next linearize refactorises
 	resid    float64 // the residual before the last update
 	factors  int     // factorisations in the current or last step
+	// Where modified Newton's kept factor was made: the iterate and its
+	// q_theta (for the damping stiffness), so that a checkpoint can make
+	// it again (nil: the factor of the construction).
+	factQ1, factQt []float64
 }
 
 func newHyperState(b *Body) *hyperState {
@@ -232,18 +236,54 @@ func (st *state) refactorTangent(h, th float64) error {
 			return err
 		}
 	}
-	ht := h * th
 	kd := b.K
 	if hs.kd != nil {
 		kd = hs.kd
 	}
+	if err := st.factorTangent(h, th, kd); err != nil {
+		return err
+	}
+	hs.factors++
+	if hs.modified {
+		hs.factQ1 = append(hs.factQ1[:0], hs.q1...)
+		hs.factQt = append(hs.factQt[:0], hs.qt...)
+	}
+	return nil
+}
+
+// factorTangent factorises Mhat = (1 + h theta alpha) M + h theta beta Kd
+// + h^2 theta^2 Kt, Kt the tangent in hs.kt, and updates the boundary
+// compliance.
+func (st *state) factorTangent(h, th float64, kd *csr.Matrix) error {
+	b, hs := st.b, st.hyper
+	ht := h * th
 	b.Space.CombineTo(st.mhat, 1+ht*b.damping.Alpha, b.M, ht*b.damping.Beta, kd)
 	b.Space.CombineTo(st.mhat, 1, st.mhat, ht*ht, hs.kt)
 	if err := st.factor.Refactor(st.mhat); err != nil {
 		return fmt.Errorf("body %s: the Newton tangent of the step to t = %g is not positive definite (a cell near inversion, or St Venant-Kirchhoff under strong compression): %w; use a smaller h, a finer mesh there, or model = \"neohookean\"", b.Name, hs.t, err)
 	}
-	hs.factors++
 	return st.tail()
+}
+
+// remakeFactor makes modified Newton's kept factor again where it was
+// made (factQ1, factQt), after a checkpoint is loaded.
+func (st *state) remakeFactor(h, th float64) error {
+	b, hs := st.b, st.hyper
+	if len(hs.factQ1) == 0 {
+		return nil // the factor of the construction, which the stepper has
+	}
+	if _, err := st.internal(hs.factQ1, make([]float64, len(hs.factQ1)), hs.kt); err != nil {
+		return err
+	}
+	kd := b.K
+	if hs.kd != nil {
+		b.Space.Expand(hs.full, hs.factQt, nil)
+		if err := b.Space.HyperDamping(hs.mat, hs.full, hs.kd); err != nil {
+			return fmt.Errorf("body %s: the damping stiffness: %w", b.Name, err)
+		}
+		kd = hs.kd
+	}
+	return st.factorTangent(h, th, kd)
 }
 
 // advanceHyper completes Newton's update with the impulses added since

@@ -206,3 +206,91 @@ func TestKilledSweep(t *testing.T) {
 		assert.Empty(t, append(tmp, more...), "delay %v: no temporary file", delay)
 	}
 }
+
+// TestResumeAfterKill: runs of the klarbring example killed at moments
+// through its 20 000 steps, by SIGKILL (with --checkpoint 1000: it
+// loses what followed its last checkpoint, and a checkpoint's write may be
+// cut short) and by SIGINT (which writes one at the step it stops
+// after), then resumed with fecontact run --resume, write the same
+// history.csv, .pvd files and pieces, byte for byte, as a run never
+// stopped, and the same summary but for its timings.
+func TestResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs of a second each")
+	}
+	whole := t.TempDir()
+	code, _, stderr := fecontact("example", "klarbring", "--every", "500", "--quiet", "-o", whole)
+	require.Equal(t, 0, code, stderr)
+	resumed := 0
+	for _, stop := range []struct {
+		sig   os.Signal
+		delay time.Duration
+	}{{syscall.SIGKILL, 60 * time.Millisecond}, {syscall.SIGKILL, 180 * time.Millisecond}, {syscall.SIGINT, 120 * time.Millisecond}} {
+		dir := t.TempDir()
+		signalAfter(t, stop.sig, stop.delay, "example", "klarbring", "--every", "500", "--checkpoint", "1000", "-o", dir)
+		if _, err := os.Stat(filepath.Join(dir, "checkpoint.gob")); err != nil {
+			t.Logf("%v after %v: no checkpoint yet, nothing to resume", stop.sig, stop.delay)
+			continue
+		}
+		if stop.sig == syscall.SIGKILL {
+			if _, err := os.Stat(filepath.Join(dir, "history.csv.partial")); err == nil {
+				resumed++ // killed in the middle of the run
+			}
+		}
+		code, stdout, stderr := fecontact("run", "--resume", dir, "--quiet")
+		require.Equal(t, 0, code, "%v after %v: %s%s", stop.sig, stop.delay, stdout, stderr)
+		sameRun(t, whole, dir)
+	}
+	assert.Positive(t, resumed, "no kill fell in the middle of a run")
+}
+
+// signalAfter starts fecontact with args, waits for its first line of
+// output, sleeps delay and sends sig, and waits for it to end.
+func signalAfter(t *testing.T, sig os.Signal, delay time.Duration, args ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "FECONTACT_AS_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	first := bufio.NewReader(stdout)
+	_, _ = first.ReadString('\n')
+	go io.Copy(io.Discard, first)
+	time.Sleep(delay)
+	_ = cmd.Process.Signal(sig) // it may have ended already
+	_ = cmd.Wait()
+}
+
+// sameRun compares two run folders' history, .pvd files and pieces byte
+// for byte, and their summaries but for the timings and the folder.
+func sameRun(t *testing.T, a, b string) {
+	t.Helper()
+	for _, pat := range []string{"history.csv", "*.pvd", "*.vtu", "summary.txt"} {
+		fa, _ := filepath.Glob(filepath.Join(a, pat))
+		fb, _ := filepath.Glob(filepath.Join(b, pat))
+		require.Equal(t, len(fa), len(fb), pat)
+		for i := range fa {
+			require.Equal(t, filepath.Base(fa[i]), filepath.Base(fb[i]))
+			da, err := os.ReadFile(fa[i])
+			require.NoError(t, err)
+			db, err := os.ReadFile(fb[i])
+			require.NoError(t, err)
+			if pat == "summary.txt" {
+				da, db = []byte(untimed(string(da), a)), []byte(untimed(string(db), b))
+			}
+			require.Equal(t, string(da), string(db), "%s differs", filepath.Base(fa[i]))
+		}
+	}
+}
+
+// untimed drops a summary's lines that depend on the clock or the command,
+// and its folder.
+func untimed(s, dir string) string {
+	var kept []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "done:") && !strings.HasPrefix(l, "cost:") && !strings.HasPrefix(l, "made by:") && !strings.HasPrefix(l, "command:") {
+			kept = append(kept, strings.ReplaceAll(l, dir, "DIR"))
+		}
+	}
+	return strings.Join(kept, "\n")
+}

@@ -154,6 +154,13 @@ alert = 0.001
 		{[]string{"example", "colliding-blocks", "--export-step", "-1"}, 2, "--export-step -1: expected a step number >= 1"},
 		{[]string{"example", "colliding-blocks", "--export-step", "800"}, 2, "--export-step 800: the scene has 750 steps"},
 		{[]string{"example", "colliding-blocks", "--kind", "Q9", "-o", dir}, 1, `unknown cell kind "Q9"`},
+		{[]string{"example", "colliding-blocks", "--checkpoint", "-3"}, 2, "--checkpoint every -3 steps: expected a number of steps >= 1, a time such as 10m, or off"},
+		{[]string{"example", "colliding-blocks", "--checkpoint", "soon"}, 2, `--checkpoint "soon": expected a number of steps (500), a time (90s, 10m, 1h) or off`},
+		{[]string{"run", "--resume", dir, "--refine", "2", "--every", "5"}, 2, "--resume " + dir + " goes on with the run as it was started: leave out --every, --refine (--until T runs it longer)"},
+		{[]string{"run", "--resume", dir, bad}, 2, "takes the scene beside its checkpoint (scene-as-run.toml): leave out"},
+		{[]string{"run", "--until", "1", bad}, 2, "--until 1: only with --resume DIR"},
+		{[]string{"run", "--resume", dir, "--until", "nan"}, 2, "--until NaN: expected a time in s"},
+		{[]string{"run", "--resume", filepath.Join(dir, "none")}, 1, "no checkpoint in " + filepath.Join(dir, "none")},
 	} {
 		code, _, stderr := fecontact(tc.args...)
 		assert.Equal(t, tc.code, code, "%v", tc.args)

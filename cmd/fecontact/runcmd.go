@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,6 +33,7 @@ type runFlags struct {
 	every  *int
 	export *int
 	quiet  *bool
+	check  *string
 	// command is the command line that made the run, for its provenance.
 	command string
 }
@@ -45,6 +47,7 @@ func newRunFlags(fs *flag.FlagSet) runFlags {
 		every:  fs.Int("every", 0, "write the fields every this many steps (0: the scene's [output] every)"),
 		export: fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
 		quiet:  fs.Bool("quiet", false, "print only warnings and the summary"),
+		check:  fs.String("checkpoint", "", "write DIR/checkpoint.gob every this many steps (500), every this long (10m), or off (default: every 10m, when interrupted and at the end)"),
 	}
 }
 
@@ -52,13 +55,22 @@ func runCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	rf := newRunFlags(fs)
+	resume := fs.String("resume", "", "go on with the stopped (or finished) run in this folder from its checkpoint, to its end or to --until")
+	until := fs.Float64("until", 0, "with --resume: run on to this time (s), past the run's own end")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact run SCENE.toml|EXAMPLE [-o DIR] [--refine N] [--kind Q8]\n\nRuns a scene and writes DIR/bodies.pvd, DIR/contacts.pvd, DIR/history.csv,\nDIR/energy.png and DIR/bodies.png.")
+		fmt.Fprintln(stdout, "usage: fecontact run SCENE.toml|EXAMPLE [-o DIR] [--refine N] [--kind Q8] [--checkpoint 10m]\n       fecontact run --resume DIR [--until T]\n\nRuns a scene and writes DIR/bodies.pvd, DIR/contacts.pvd, DIR/history.csv,\nDIR/energy.png, DIR/bodies.png and DIR/checkpoint.gob, from which --resume\ngoes on with a stopped run as if it had never stopped.")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	rf.command = commandLine("run", args)
+	if *resume != "" {
+		return resumeRun(fs, pos, *resume, *until, rf, stdout)
+	}
+	if *until != 0 {
+		return fmt.Errorf("%w: --until %g: only with --resume DIR (a new run's end is the scene's duration or --steps)", errUsage, *until)
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: expected one scene file or example name, got %d arguments", errUsage, len(pos))
@@ -67,8 +79,41 @@ func runCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rf.command = commandLine("run", args)
 	_, err = simulate(sc, rf, stdout)
+	return err
+}
+
+// resumeRun goes on with the run in dir (run.Resume); the flags that
+// would make another run than the checkpoint's are refused by name.
+func resumeRun(fs *flag.FlagSet, pos []string, dir string, until float64, rf runFlags, stdout io.Writer) error {
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: --resume %s takes the scene beside its checkpoint (%s): leave out %q", errUsage, dir, run.SceneAsRun, pos[0])
+	}
+	var clash []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "o", "refine", "kind", "steps", "every", "export-step":
+			clash = append(clash, "--"+f.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return fmt.Errorf("%w: --resume %s goes on with the run as it was started: leave out %s (--until T runs it longer)", errUsage, dir, strings.Join(clash, ", "))
+	}
+	if until < 0 || math.IsNaN(until) || math.IsInf(until, 0) {
+		return fmt.Errorf("%w: --until %g: expected a time in s past the run's", errUsage, until)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	opt, done, err := runOptions(rf, stdout, nil)
+	if err != nil {
+		return err
+	}
+	opt.Until = until
+	r, err := run.Resume(ctx, dir, opt)
+	done()
+	if r != nil {
+		io.WriteString(stdout, r.Summary)
+	}
 	return err
 }
 
@@ -195,9 +240,33 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, 
 	}
 	ex := exporter{dir: *rf.out, step: *rf.export, scene: sc.Name}
 	defer ex.report(stdout)
+	opt, done, err := runOptions(rf, stdout, ex.export)
+	if err != nil {
+		return results.Figures{}, err
+	}
+	opt.Dir, opt.Variant, opt.Steps, opt.Every = *rf.out, scene.Variant{Refine: *rf.refine, Kind: *rf.kind}, *rf.steps, *rf.every
+	r, err := run.Scene(ctx, sc, opt)
+	done()
+	if r == nil {
+		return results.Figures{}, err
+	}
+	io.WriteString(stdout, r.Summary)
+	return r.Figures, err
+}
+
+// runOptions are the options of a run (new or resumed) that print as it
+// goes: its progress, what it says and its warnings, its checkpoints;
+// done ends the progress display.
+func runOptions(rf runFlags, stdout io.Writer, onProblem func(int, *signorini.Problem) error) (run.Options, func(), error) {
+	var policy run.Checkpoint
+	if *rf.check != "" {
+		var err error
+		if policy, err = run.ParseCheckpoint(*rf.check); err != nil {
+			return run.Options{}, nil, fmt.Errorf("%w: --%v", errUsage, err)
+		}
+	}
 	var prog *progress
-	opt := run.Options{Dir: *rf.out, Variant: scene.Variant{Refine: *rf.refine, Kind: *rf.kind}, Steps: *rf.steps, Every: *rf.every,
-		Command: rf.command, Version: version(), OnProblem: ex.export,
+	opt := run.Options{Command: rf.command, Version: version(), OnProblem: onProblem, Checkpoint: policy,
 		Progress: func(done, total int, sim *timestep.Simulation) {
 			if prog == nil {
 				prog = newProgress(stdout, total, *rf.quiet)
@@ -209,15 +278,11 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, 
 	if !*rf.quiet {
 		opt.Say = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	r, err := run.Scene(ctx, sc, opt)
-	if prog != nil {
-		prog.done()
-	}
-	if r == nil {
-		return results.Figures{}, err
-	}
-	io.WriteString(stdout, r.Summary)
-	return r.Figures, err
+	return opt, func() {
+		if prog != nil {
+			prog.done()
+		}
+	}, nil
 }
 
 // exporter writes the contact problem of one step (--export-step) in the

@@ -299,8 +299,8 @@ func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant
 			defer wg.Done()
 			for k := range next {
 				v := variants[k]
-				quiet, zero, kind, one := true, 0, "", 1
-				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet,
+				quiet, zero, kind, one, check := true, 0, "", 1, ""
+				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet, check: &check,
 					command: fmt.Sprintf("fecontact sweep, variant %d: %s", k+1, describe(set, v))}
 				var buf bytes.Buffer
 				v.figures, v.err = simulate(scenes[k], rf, &buf)

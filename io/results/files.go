@@ -99,7 +99,11 @@ type history struct {
 // momenta (for rigid bodies also the rotation, for up to maxRigidColumns
 // of them), per point mass its position and velocity (up to
 // maxMassColumns).
-func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger, pl pointLedger) (*history, error) {
+//
+// A history resumed (at >= 0) keeps the first at bytes of the file an
+// earlier run wrote (history.csv, or history.csv.partial when that run
+// did not end) and appends to them.
+func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger, pl pointLedger, at int64) (*history, error) {
 	h := &history{path: path, rigid: rl, points: pl}
 	for _, b := range bodies {
 		h.newton = h.newton || b.Law != 0
@@ -108,6 +112,9 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger,
 			return nil, err
 		}
 		h.ledgers = append(h.ledgers, l)
+	}
+	if at >= 0 {
+		return h, h.reopen(at)
 	}
 	f, err := os.Create(path + ".partial")
 	if err != nil {
@@ -166,6 +173,42 @@ func finiteOr(x, alt float64) float64 {
 }
 
 // abandon flushes what was written and leaves it as NAME.partial.
+// reopen truncates the history an earlier run wrote to its first at
+// bytes and appends to it, under the name of a run that has not ended.
+func (h *history) reopen(at int64) error {
+	partial := h.path + ".partial"
+	if _, err := os.Stat(partial); err != nil {
+		if err := os.Rename(h.path, partial); err != nil {
+			return fmt.Errorf("resuming the history: %w", err)
+		}
+	}
+	if st, err := os.Stat(partial); err != nil || st.Size() < at {
+		return fmt.Errorf("resuming the history: %s is shorter than the checkpoint's %d bytes: it is not the run's", partial, at)
+	}
+	if err := os.Truncate(partial, at); err != nil {
+		return fmt.Errorf("resuming the history: %w", err)
+	}
+	f, err := os.OpenFile(partial, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("resuming the history: %w", err)
+	}
+	h.f, h.w = f, bufio.NewWriter(f)
+	return nil
+}
+
+// flush writes what is buffered and returns the file's size: the bytes
+// a checkpoint's history holds.
+func (h *history) flush() (int64, error) {
+	if err := h.w.Flush(); err != nil {
+		return 0, err
+	}
+	st, err := h.f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
 func (h *history) abandon() {
 	h.w.Flush()
 	h.f.Close()

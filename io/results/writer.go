@@ -64,8 +64,12 @@ type Painter interface {
 
 // runFiles are the patterns of the files a run writes (and of the
 // temporary files of a write cut short by a kill).
-var runFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "obstacles.pvd", "obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json", "scene-as-run.toml"}
+var runFiles = append(pieceFiles, "history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json", "scene-as-run.toml", "checkpoint.gob")
+
+// pieceFiles are the patterns of the series' .pvd files and pieces.
+var pieceFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "obstacles.pvd", "masses.pvd", "springs.pvd",
+	"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
+	"masses_[0-9][0-9][0-9][0-9][0-9].vtu", "springs_[0-9][0-9][0-9][0-9][0-9].vtu"}
 
 // Clear removes the files of an earlier run from dir, so that none of
 // its pieces lies beside the new ones or is taken for theirs, and returns
@@ -115,6 +119,12 @@ type Options struct {
 // NewWriter starts the files of a run of sim in dir (which must exist):
 // history.csv.partial at once, the rest as Record asks.
 func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, error) {
+	return newWriter(dir, sim, opt, -1)
+}
+
+// newWriter is NewWriter with the history resumed at its first at bytes
+// (at >= 0: ResumeWriter).
+func newWriter(dir string, sim *timestep.Simulation, opt Options, at int64) (*Writer, error) {
 	bodies := make([]*timestep.Body, sim.Stepper.NumBodies())
 	for i := range bodies {
 		bodies[i] = sim.Stepper.Body(i)
@@ -124,16 +134,16 @@ func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, erro
 			return nil, fmt.Errorf("results: gap between rigid bodies %d and %d: the simulation has no such rigid bodies", g[0], g[1])
 		}
 	}
-	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points})
+	if p := opt.Profile; p != nil && (p.Strips < 1 || !(p.Top > p.Bottom)) {
+		return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
+	}
+	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
 	if err != nil {
 		return nil, err
 	}
 	w := &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
 		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter}
 	if p := opt.Profile; p != nil {
-		if p.Strips < 1 || !(p.Top > p.Bottom) {
-			return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
-		}
 		w.profile = &profile{Profile: *p}
 	}
 	return w, nil
@@ -149,6 +159,17 @@ func (o *Writer) Figures() Figures { return o.figures }
 // Record records a step (the initial state when st.Step is 0: call it
 // before the first step) and writes the fields when write is set.
 func (o *Writer) Record(st timestep.StepStats, write bool) error {
+	o.note(st, write)
+	if !write {
+		return nil
+	}
+	return o.WriteFields()
+}
+
+// note records a step in history.csv and the figures, keeps its energy
+// point when it falls on the stride or keep is set, and its snapshot at a
+// picture's time.
+func (o *Writer) note(st timestep.StepStats, keep bool) {
 	sim := o.sim
 	s := sim.Stepper
 	e := sim.TotalEnergy()
@@ -160,8 +181,8 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 		o.e0 = e.Balance()
 	}
 	o.profile.record(sim.Rigid, s.Time())
-	if st.Step%o.stride == 0 || write {
-		o.energy = append(o.energy, EnergyPoint{s.Time(), e, [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
+	if st.Step%o.stride == 0 || keep {
+		o.KeepPoint()
 	}
 	if len(o.energy) >= 2*maxPlotPoints {
 		kept := o.energy[:0]
@@ -177,9 +198,26 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 			o.snaps = append(o.snaps, takeSnapshot(sim))
 		}
 	}
-	if !write {
-		return nil
+}
+
+// KeepPoint keeps the energy point of the state now for energy.png, once:
+// a run that writes the fields of its last step off the output stride
+// keeps its last point too.
+func (o *Writer) KeepPoint() {
+	sim := o.sim
+	t := sim.Stepper.Time()
+	if n := len(o.energy); n > 0 && o.energy[n-1].T == t {
+		return
 	}
+	o.energy = append(o.energy, EnergyPoint{t, sim.TotalEnergy(), [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
+}
+
+// WriteFields writes the fields of the state now: a piece of every
+// series (bodies, contacts, rigid bodies, masses, obstacles), each .pvd
+// rewritten to list it.
+func (o *Writer) WriteFields() error {
+	sim := o.sim
+	s := sim.Stepper
 	bodies := make([]*timestep.Body, s.NumBodies())
 	for i := range bodies {
 		bodies[i] = s.Body(i)

@@ -24,25 +24,33 @@ func WriteVTU(path string, g *Grid, enc Encoding) error {
 // Collection is a PVD time collection: a list of (time, part, file)
 // entries, the files named relative to the .pvd.
 type Collection struct {
-	entries []entry
+	entries []Entry
 }
 
-type entry struct {
-	time float64
-	part int
-	file string
+// Entry is one piece of a Collection: its time, part and file.
+type Entry struct {
+	Time float64
+	Part int
+	File string
 }
+
+// Entries returns the collection's pieces (a copy), for a checkpoint of a
+// run; SetEntries puts them back.
+func (c *Collection) Entries() []Entry { return append([]Entry(nil), c.entries...) }
+
+// SetEntries replaces the collection's pieces.
+func (c *Collection) SetEntries(es []Entry) { c.entries = append([]Entry(nil), es...) }
 
 // Add records a file for a time step; part numbers pieces written for the
 // same time (0 when there is one).
 func (c *Collection) Add(time float64, part int, file string) {
-	c.entries = append(c.entries, entry{time, part, file})
+	c.entries = append(c.entries, Entry{time, part, file})
 }
 
 // Write writes the collection to path atomically.
 func (c *Collection) Write(path string) error {
 	for _, e := range c.entries {
-		if err := xmlName(e.file); err != nil {
+		if err := xmlName(e.File); err != nil {
 			return fmt.Errorf("vtk: %s: file name: %w", path, err)
 		}
 	}
@@ -51,7 +59,7 @@ func (c *Collection) Write(path string) error {
 			return err
 		}
 		for _, e := range c.entries {
-			if _, err := fmt.Fprintf(w, "<DataSet timestep=\"%.17g\" group=\"\" part=\"%d\" file=\"%s\"/>\n", e.time, e.part, xmlEscape(e.file)); err != nil {
+			if _, err := fmt.Fprintf(w, "<DataSet timestep=\"%.17g\" group=\"\" part=\"%d\" file=\"%s\"/>\n", e.Time, e.Part, xmlEscape(e.File)); err != nil {
 				return err
 			}
 		}

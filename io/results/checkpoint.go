@@ -1,0 +1,145 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// WriterState is what a Writer has written and kept up to a step: a
+// checkpoint of a run keeps it, so that the run resumed from it
+// (ResumeWriter) writes the same files as a run never stopped. Its fields
+// are exported for encoding/gob; they mean nothing to a caller.
+type WriterState struct {
+	History       int64 // bytes of history.csv
+	Count, Bodies int   // pieces written per series, and the bodies series' own count
+	Stride        int
+	E0            float64
+	Energy        []EnergyPoint
+	Snaps         []SnapshotState
+	Figures       Figures
+	First, Last   int // Figures' first and last step with contact
+	ProfileSum    [][]float64
+	ProfileCount  [][]int
+	ProfileSteps  []int
+	Lists         map[string][]vtk.Entry // per .pvd (its name without the extension)
+}
+
+// SnapshotState is a Snapshot without its meshes (the simulation's).
+type SnapshotState struct {
+	T                     float64
+	Pos, Rigid, Obstacles [][][2]float64
+	Driven                []bool
+	Masses                [][2]float64
+	Springs               [][2][2]float64
+}
+
+// Checkpoint flushes history.csv and returns the Writer's state after the
+// last step it recorded.
+func (o *Writer) Checkpoint() (WriterState, error) {
+	n, err := o.hist.flush()
+	if err != nil {
+		return WriterState{}, fmt.Errorf("results: %w", err)
+	}
+	st := WriterState{History: n, Count: o.count, Bodies: o.bodies.count, Stride: o.stride, E0: o.e0,
+		Energy: slices.Clone(o.energy), Figures: o.figures, First: o.figures.first, Last: o.figures.last, Lists: map[string][]vtk.Entry{}}
+	for _, s := range o.snaps {
+		st.Snaps = append(st.Snaps, SnapshotState{s.T, s.Pos, s.Rigid, s.Obstacles, s.Driven, s.Masses, s.Springs})
+	}
+	if p := o.profile; p != nil {
+		for _, s := range p.sums {
+			st.ProfileSum = append(st.ProfileSum, slices.Clone(s.sum))
+			st.ProfileCount = append(st.ProfileCount, slices.Clone(s.count))
+			st.ProfileSteps = append(st.ProfileSteps, s.steps)
+		}
+	}
+	for name, c := range o.lists() {
+		st.Lists[name] = c.Entries()
+	}
+	return st, nil
+}
+
+// lists are the Writer's .pvd collections by name.
+func (o *Writer) lists() map[string]*vtk.Collection {
+	return map[string]*vtk.Collection{"bodies": &o.bodies.pvd, "contacts": &o.contacts, "rigid": &o.rigid,
+		"masses": &o.masses, "springs": &o.springs, "obstacles": &o.obstacle}
+}
+
+// ResumeWriter opens the files of a run in dir, stopped after the step
+// whose state st is, to go on writing them: history.csv cut back to that
+// step, each .pvd to the pieces written by then (later pieces, such as
+// the fields an interrupted run wrote at its last step, are removed), the
+// energy points, pictures' snapshots, figures and profile as they were.
+// sim is the run's simulation, loaded from the same checkpoint.
+func ResumeWriter(dir string, sim *timestep.Simulation, opt Options, st WriterState) (*Writer, error) {
+	if _, err := ClearFiles(dir); err != nil { // the temporaries of writes a kill cut short
+		return nil, err
+	}
+	w, err := newWriter(dir, sim, opt, st.History)
+	if err != nil {
+		return nil, err
+	}
+	w.count, w.bodies.count, w.stride, w.e0 = st.Count, st.Bodies, st.Stride, st.E0
+	w.energy, w.figures = st.Energy, st.Figures
+	w.figures.first, w.figures.last = st.First, st.Last
+	for _, s := range st.Snaps {
+		snap := Snapshot{T: s.T, Pos: s.Pos, Rigid: s.Rigid, Obstacles: s.Obstacles, Driven: s.Driven, Masses: s.Masses, Springs: s.Springs}
+		for i := range sim.Stepper.NumBodies() {
+			snap.Meshes = append(snap.Meshes, sim.Stepper.Body(i).Space.Mesh)
+		}
+		w.snaps = append(w.snaps, snap)
+	}
+	if p := w.profile; p != nil {
+		for k := range st.ProfileSteps {
+			p.sums = append(p.sums, strips{sum: st.ProfileSum[k], count: st.ProfileCount[k], steps: st.ProfileSteps[k]})
+		}
+	}
+	if err := w.restoreLists(st.Lists); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// restoreLists puts the .pvd collections back, rewrites their files and
+// removes every piece they do not list.
+func (o *Writer) restoreLists(lists map[string][]vtk.Entry) error {
+	listed := map[string]bool{}
+	for name, c := range o.lists() {
+		es := lists[name]
+		c.SetEntries(es)
+		path := filepath.Join(o.dir, name+".pvd")
+		if len(es) == 0 {
+			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			continue
+		}
+		for _, e := range es {
+			listed[e.File] = true
+		}
+		if err := c.Write(path); err != nil {
+			return err
+		}
+	}
+	for _, pat := range pieceFiles {
+		if filepath.Ext(pat) != ".vtu" {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(o.dir, pat))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if !listed[filepath.Base(f)] {
+				if err := os.Remove(f); err != nil {
+					return fmt.Errorf("resuming: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}

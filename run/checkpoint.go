@@ -1,0 +1,230 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/timestep"
+)
+
+// CheckpointFile is the file in a run's folder that holds its last
+// checkpoint (Options.Checkpoint), from which Resume goes on.
+const CheckpointFile = "checkpoint.gob"
+
+// Checkpoint says when a run writes its checkpoint: every Steps steps,
+// and every Wall of wall-clock time (whichever comes first; zero: not on
+// that count), and always when it is interrupted and when it ends (so
+// that Options.Until can extend it). Off writes none.
+type Checkpoint struct {
+	Steps int
+	Wall  time.Duration
+	Off   bool
+}
+
+// DefaultCheckpointWall is how often a run writes a checkpoint when its
+// options ask for nothing else: a run of a few minutes loses little when
+// it is stopped, and writes little.
+const DefaultCheckpointWall = 10 * time.Minute
+
+// ParseCheckpoint reads a checkpoint policy: a number of steps ("500"), a
+// wall-clock interval ("90s", "10m", "1h"), or "off".
+func ParseCheckpoint(s string) (Checkpoint, error) {
+	if s == "off" {
+		return Checkpoint{Off: true}, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 1 {
+			return Checkpoint{}, fmt.Errorf("checkpoint every %d steps: expected a number of steps >= 1, a time such as 10m, or off", n)
+		}
+		return Checkpoint{Steps: n}, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return Checkpoint{}, fmt.Errorf("checkpoint %q: expected a number of steps (500), a time (90s, 10m, 1h) or off", s)
+	}
+	return Checkpoint{Wall: d}, nil
+}
+
+// checkpointVersion changes whenever what a checkpoint holds does.
+const checkpointVersion = 1
+
+// checkpointHeader says what made the run a checkpoint is of.
+type checkpointHeader struct {
+	Format      string
+	Version     int
+	Program     string   // Options.Version
+	Scene       [32]byte // sha256 of the scene as run
+	SceneName   string   // the scene's name and folder, for messages and its meshes
+	SceneDir    string
+	Example     string // the built-in example it is, whose meshes are embedded
+	Variant     scene.Variant
+	Steps       int // asked for
+	Every       int
+	Done        int
+	Elapsed     time.Duration // of the steps, so far
+	TimeReached float64
+}
+
+// statsState is Stats for encoding/gob.
+type statsState struct {
+	ContactSteps, Units, Sweeps                               int
+	Deepest                                                   timestep.StepStats
+	MaxSweeps, Unconverged, Steps, Newton, MaxNewton, Factors int
+	MinGap, MaxResidual                                       float64
+	Init                                                      bool
+	Warnings                                                  []string
+}
+
+func (s *Stats) state() statsState {
+	return statsState{s.ContactSteps, s.Units, s.Sweeps, s.Deepest, s.maxSweeps, s.unconverged, s.steps, s.newton, s.maxNewton, s.factors,
+		s.minGap, s.maxResidual, s.init, s.warnings}
+}
+
+func (st statsState) stats() *Stats {
+	return &Stats{ContactSteps: st.ContactSteps, Units: st.Units, Sweeps: st.Sweeps, Deepest: st.Deepest, maxSweeps: st.MaxSweeps,
+		unconverged: st.Unconverged, steps: st.Steps, newton: st.Newton, maxNewton: st.MaxNewton, factors: st.Factors,
+		minGap: st.MinGap, maxResidual: st.MaxResidual, init: st.Init, warnings: st.Warnings}
+}
+
+const checkpointFormat = "fecontact run checkpoint"
+
+// writeCheckpoint writes the run's checkpoint atomically: a kill while
+// it is written leaves the previous one whole.
+func (rs *running) writeCheckpoint() error {
+	ws, err := rs.out.Checkpoint()
+	if err != nil {
+		return err
+	}
+	h := checkpointHeader{Format: checkpointFormat, Version: checkpointVersion, Program: rs.opt.Version, Scene: sha256.Sum256([]byte(rs.sc.Text)),
+		SceneName: rs.sc.Name, SceneDir: absolute(rs.sc.Dir), Example: exampleOf(rs.sc),
+		Variant: rs.opt.Variant, Steps: rs.r.Steps, Every: rs.sc.Output.Every, Done: rs.r.Done, Elapsed: rs.elapsed + time.Since(rs.loop),
+		TimeReached: rs.sim.Stepper.Time()}
+	err = atomicfile.Write(filepath.Join(rs.opt.Dir, CheckpointFile), func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		enc := gob.NewEncoder(bw)
+		if err := enc.Encode(h); err != nil {
+			return err
+		}
+		if err := rs.sim.SaveState(bw); err != nil {
+			return err
+		}
+		if err := enc.Encode(ws); err != nil {
+			return err
+		}
+		if err := enc.Encode(rs.sum.state()); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	rs.lastCheckpoint, rs.lastCheckpointStep = time.Now(), rs.r.Done
+	return nil
+}
+
+// due tells whether the policy wants a checkpoint after this step.
+func (rs *running) due() bool {
+	c := rs.opt.Checkpoint
+	if c.Off {
+		return false
+	}
+	wall := c.Wall
+	if c.Steps == 0 && wall == 0 {
+		wall = DefaultCheckpointWall
+	}
+	return (c.Steps > 0 && rs.r.Done-rs.lastCheckpointStep >= c.Steps) || (wall > 0 && time.Since(rs.lastCheckpoint) >= wall)
+}
+
+// ErrNoCheckpoint is a folder without a checkpoint to resume from.
+var ErrNoCheckpoint = errors.New("no checkpoint")
+
+// readCheckpoint opens a run folder's checkpoint and reads its header;
+// the decoder goes on with the simulation's state.
+func readCheckpoint(dir string) (*os.File, *bufio.Reader, checkpointHeader, error) {
+	var h checkpointHeader
+	path := filepath.Join(dir, CheckpointFile)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, h, fmt.Errorf("%w in %s (%s): a run writes one every %v, when it is interrupted and when it ends, unless --checkpoint off", ErrNoCheckpoint, dir, CheckpointFile, DefaultCheckpointWall)
+	}
+	if err != nil {
+		return nil, nil, h, err
+	}
+	br := bufio.NewReader(f)
+	if err := gob.NewDecoder(br).Decode(&h); err != nil || h.Format != checkpointFormat {
+		f.Close()
+		return nil, nil, h, fmt.Errorf("%s: not a checkpoint of fecontact run, or damaged", path)
+	}
+	return f, br, h, nil
+}
+
+// resumable checks that a checkpoint can be resumed by this program on
+// this scene text.
+func resumable(h checkpointHeader, path, text, version string) error {
+	switch {
+	case h.Version != checkpointVersion:
+		return fmt.Errorf("%s: a checkpoint of format %d; this fecontact reads format %d", path, h.Version, checkpointVersion)
+	case h.Program != version:
+		return fmt.Errorf("%s: written by fecontact %s, this is %s: resume it with the version that wrote it (its results would not continue bit for bit)", path, h.Program, version)
+	case sha256.Sum256([]byte(text)) != h.Scene:
+		return fmt.Errorf("%s: the scene beside it (%s) is not the one the run was started with: it was edited since; start a new run (fecontact run %s -o ANOTHER_FOLDER)", path, SceneAsRun, SceneAsRun)
+	}
+	return nil
+}
+
+// describe names a checkpoint's place in its run.
+func (h checkpointHeader) describe() string {
+	return fmt.Sprintf("step %d of %d (t = %.6g s)", h.Done, h.Steps, h.TimeReached)
+}
+
+// exampleOf is the name of the built-in example a scene is, "" for none.
+func exampleOf(sc *scene.Scene) string {
+	name, ok := strings.CutPrefix(sc.Name, "examples/")
+	name, ok2 := strings.CutSuffix(name, "/scene.toml")
+	if !ok || !ok2 || sc.Files == nil || !slices.Contains(examples.Names(), name) {
+		return ""
+	}
+	return name
+}
+
+// absolute is a folder's absolute path ("" stays "": the working folder).
+func absolute(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// sceneOf decodes the scene a checkpoint is of, from the copy beside it,
+// with its name and the folder (or the example) its meshes are read from.
+func sceneOf(h checkpointHeader, text []byte, path string) (*scene.Scene, error) {
+	sc, err := scene.Decode(bytes.NewReader(text), path)
+	if err != nil {
+		return nil, err
+	}
+	sc.Name, sc.Dir = h.SceneName, h.SceneDir
+	if h.Example != "" {
+		if sc.Files, err = examples.Files(h.Example); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
