@@ -163,16 +163,27 @@ type variant struct {
 	err     error
 }
 
-// sweepCmd runs variants of a scene on the cores and gathers their figures.
+// sweepCmd runs variants of a scene on the cores, or on a Slurm cluster
+// (--engine slurm), and gathers their figures; "sweep run DIR K" and
+// "sweep gather DIR" are a planned sweep's steps, which the Slurm jobs
+// run.
 func sweepCmd(args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "run" {
+		return sweepRunCmd(args[1:], stdout)
+	}
+	if len(args) > 0 && args[0] == "gather" {
+		return sweepGatherCmd(args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	var set sets
 	fs.Var(&set, "set", "KEY=V1|V2|..., KEY=A..B or KEY=A..B/N: a scene key (time.h, body.NAME.velocity) and its values (repeat for a product)")
 	out := fs.String("o", "sweep", "output folder: one folder per variant, sweep.csv, sweep.png")
-	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "variants run at once")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "variants run at once (--engine local)")
+	engine := fs.String("engine", "local", "where the variants run: local (the cores here) or slurm (a job array, sbatch)")
+	so := addSlurmFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact sweep SCENE.toml|EXAMPLE --set body.disc.velocity=[0,-1]..[0,-12] [--set ...] [-o DIR] [--jobs N]")
+		fmt.Fprintln(stdout, "usage: fecontact sweep SCENE.toml|EXAMPLE --set body.disc.velocity=[0,-1]..[0,-12] [--set ...] [-o DIR] [--jobs N]\n       fecontact sweep ... --engine slurm [--array-limit N] [--cpus-per-task C] [--time T] [--partition P] [--requeue] [--wait]\n       fecontact sweep run DIR K       run variant K of a planned sweep (what a Slurm task runs)\n       fecontact sweep gather DIR      gather a planned sweep's figures into sweep.csv and sweep.png")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -186,47 +197,23 @@ func sweepCmd(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%w: expected at least one --set KEY=VALUES", errUsage)
 	case *jobs < 1:
 		return fmt.Errorf("%w: --jobs %d: expected at least 1", errUsage, *jobs)
-	}
-	base, err := loadScene(pos[0])
-	if err != nil {
-		return err
-	}
-	text, err := sceneText(pos[0])
-	if err != nil {
-		return err
-	}
-	variants := product(set)
-	for k, v := range variants {
-		v.dir = filepath.Join(*out, fmt.Sprintf("variant_%03d", k+1))
-	}
-	// Every variant is checked before any runs: a bad value is an error
-	// at once, not after the others' hours.
-	scenes := make([]*scene.Scene, len(variants))
-	for k, v := range variants {
-		t := text
-		for i, s := range set {
-			if t, err = scene.Override(t, s.key, v.values[i]); err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
-			}
-		}
-		if scenes[k], err = scene.Decode(strings.NewReader(t), base.Name); err != nil {
-			return fmt.Errorf("variant %d (%s): %w", k+1, describe(set, v), err)
-		}
-		scenes[k].Files = base.Files
+	case *engine != "local" && *engine != "slurm":
+		return fmt.Errorf("%w: --engine %q: expected local or slurm", errUsage, *engine)
+	case so.cpus < 1 || so.limit < 0:
+		return fmt.Errorf("%w: --cpus-per-task %d, --array-limit %d: expected at least 1 CPU and a limit >= 0", errUsage, so.cpus, so.limit)
 	}
 	// SIGINT and SIGTERM end the running variants after their current
 	// step (each run sees the signal too) and start no more.
 	ctx, stop := interruptible()
 	defer stop()
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	m, variants, scenes, err := planSweep(pos[0], *out, set, stdout)
+	if err != nil {
 		return err
 	}
-	if n, err := results.ClearFiles(*out, "sweep.csv", "sweep.png", "variant_[0-9][0-9][0-9]*"); err != nil {
-		return err
-	} else if n > 0 {
-		fmt.Fprintf(stdout, "removed %d files and folders of an earlier sweep from %s\n", n, *out)
+	if *engine == "slurm" {
+		return submitSlurm(ctx, *out, m.Variants, so, stdout)
 	}
-	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", base.Name, len(variants), *jobs, *out)
+	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", m.Scene, len(variants), *jobs, *out)
 	runVariants(ctx, scenes, variants, *jobs, stdout, set)
 	failed := 0
 	for k, v := range variants {
@@ -235,22 +222,11 @@ func sweepCmd(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "variant %d (%s) failed: %v\n", k+1, describe(set, v), v.err)
 		}
 	}
-	drawn, err := writeSweep(*out, set, variants)
-	if err != nil {
-		return err
-	}
-	files := "sweep.csv"
-	if drawn {
-		files += ", sweep.png"
-	}
-	fmt.Fprintf(stdout, "wrote %s: %s and variant_*/\n", *out, files)
+	err = reportSweep(*out, set, variants, 0, failed, stdout)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %d of %d variants did not finish (sweep.csv marks them)", errInterrupted, failed, len(variants))
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d variants failed (sweep.csv marks them)", failed, len(variants))
-	}
-	return nil
+	return err
 }
 
 // sceneText is the text of a scene file or of an example's.
@@ -307,6 +283,9 @@ func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant
 				status := "done"
 				if v.err != nil {
 					status = "failed"
+					_ = os.WriteFile(filepath.Join(v.dir, failedFile), []byte(v.err.Error()+"\n"), 0o644)
+				} else if err := writeFigures(v.dir, v.figures); err != nil {
+					v.err, status = err, "failed"
 				}
 				mu.Lock()
 				fmt.Fprintf(stdout, "variant %d (%s): %s\n", k+1, describe(set, v), status)
