@@ -207,41 +207,49 @@ func TestKilledSweep(t *testing.T) {
 	}
 }
 
-// TestResumeAfterKill: runs of the klarbring example killed at moments
-// through its 20 000 steps, by SIGKILL (with --checkpoint 1000: it
-// loses what followed its last checkpoint, and a checkpoint's write may be
-// cut short) and by SIGINT (which writes one at the step it stops
-// after), then resumed with fecontact run --resume, write the same
-// history.csv, .pvd files and pieces, byte for byte, as a run never
-// stopped, and the same summary but for its timings.
+// TestResumeAfterKill: runs killed at moments through them, by SIGKILL
+// (with --checkpoint: a run loses what followed its last checkpoint, and
+// a checkpoint's write may be cut short) and by SIGINT (which writes one
+// at the step it stops after), then resumed with fecontact run --resume,
+// write the same history.csv, .pvd files and pieces, byte for byte, as a
+// run never stopped, and the same summary but for its timings: the
+// klarbring example (20 000 steps of a point mass) and the colliding
+// blocks (750 steps of two elastic bodies, refine 2).
 func TestResumeAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs of a second each")
 	}
-	whole := t.TempDir()
-	code, _, stderr := fecontact("example", "klarbring", "--every", "500", "--quiet", "-o", whole)
-	require.Equal(t, 0, code, stderr)
-	resumed := 0
-	for _, stop := range []struct {
-		sig   os.Signal
-		delay time.Duration
-	}{{syscall.SIGKILL, 60 * time.Millisecond}, {syscall.SIGKILL, 180 * time.Millisecond}, {syscall.SIGINT, 120 * time.Millisecond}} {
-		dir := t.TempDir()
-		signalAfter(t, stop.sig, stop.delay, "example", "klarbring", "--every", "500", "--checkpoint", "1000", "-o", dir)
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.gob")); err != nil {
-			t.Logf("%v after %v: no checkpoint yet, nothing to resume", stop.sig, stop.delay)
-			continue
-		}
-		if stop.sig == syscall.SIGKILL {
-			if _, err := os.Stat(filepath.Join(dir, "history.csv.partial")); err == nil {
+	for _, tc := range []struct {
+		example, every, checkpoint, refine string
+		delays                             []time.Duration
+	}{
+		{"klarbring", "500", "1000", "1", []time.Duration{60 * time.Millisecond, 180 * time.Millisecond, 120 * time.Millisecond}},
+		{"colliding-blocks", "50", "100", "2", []time.Duration{300 * time.Millisecond, 800 * time.Millisecond, 500 * time.Millisecond}},
+	} {
+		whole := t.TempDir()
+		code, _, stderr := fecontact("example", tc.example, "--every", tc.every, "--refine", tc.refine, "--quiet", "-o", whole)
+		require.Equal(t, 0, code, stderr)
+		resumed := 0
+		for i, delay := range tc.delays {
+			sig := os.Signal(syscall.SIGKILL)
+			if i == 2 {
+				sig = syscall.SIGINT
+			}
+			dir := t.TempDir()
+			signalAfter(t, sig, delay, "example", tc.example, "--every", tc.every, "--refine", tc.refine, "--checkpoint", tc.checkpoint, "-o", dir)
+			if _, err := os.Stat(filepath.Join(dir, "checkpoint.gob")); err != nil {
+				t.Logf("%s: %v after %v: no checkpoint yet, nothing to resume", tc.example, sig, delay)
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, "history.csv.partial")); err == nil && sig == syscall.SIGKILL {
 				resumed++ // killed in the middle of the run
 			}
+			code, stdout, stderr := fecontact("run", "--resume", dir, "--quiet")
+			require.Equal(t, 0, code, "%s: %v after %v: %s%s", tc.example, sig, delay, stdout, stderr)
+			sameRun(t, whole, dir)
 		}
-		code, stdout, stderr := fecontact("run", "--resume", dir, "--quiet")
-		require.Equal(t, 0, code, "%v after %v: %s%s", stop.sig, stop.delay, stdout, stderr)
-		sameRun(t, whole, dir)
+		assert.Positive(t, resumed, "%s: no kill fell in the middle of a run", tc.example)
 	}
-	assert.Positive(t, resumed, "no kill fell in the middle of a run")
 }
 
 // signalAfter starts fecontact with args, waits for its first line of
