@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -68,6 +69,7 @@ type checkpointHeader struct {
 	Version     int
 	Program     string   // Options.Version
 	Scene       [32]byte // sha256 of the scene as run
+	Meshes      [32]byte // sha256 of the bodies' meshes (a Gmsh file may change beside an unchanged scene)
 	SceneName   string   // the scene's name and folder, for messages and its meshes
 	SceneDir    string
 	Example     string // the built-in example it is, whose meshes are embedded
@@ -110,6 +112,7 @@ func (rs *running) writeCheckpoint() error {
 		return err
 	}
 	h := checkpointHeader{Format: checkpointFormat, Version: checkpointVersion, Program: rs.opt.Version, Scene: sha256.Sum256([]byte(rs.sc.Text)),
+		Meshes:    meshesHash(rs.model),
 		SceneName: rs.sc.Name, SceneDir: absolute(rs.sc.Dir), Example: exampleOf(rs.sc),
 		Variant: rs.opt.Variant, Steps: rs.r.Steps, Every: rs.sc.Output.Every, Done: rs.r.Done, Elapsed: rs.elapsed + time.Since(rs.loop),
 		TimeReached: rs.sim.Stepper.Time()}
@@ -227,4 +230,21 @@ func sceneOf(h checkpointHeader, text []byte, path string) (*scene.Scene, error)
 		}
 	}
 	return sc, nil
+}
+
+// meshesHash is a digest of the model's meshes: their nodes and cells.
+func meshesHash(m *scene.Model) [32]byte {
+	h := sha256.New()
+	for _, b := range m.Bodies {
+		msh := b.Space.Mesh
+		for _, x := range msh.Nodes {
+			binary.Write(h, binary.LittleEndian, x)
+		}
+		for _, c := range msh.Cells {
+			fmt.Fprint(h, c.Kind, c.Nodes)
+		}
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
 }

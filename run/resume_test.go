@@ -238,3 +238,27 @@ func TestResumeRefuses(t *testing.T) {
 	_, err = Resume(context.Background(), dir, Options{Version: "v0"})
 	require.ErrorContains(t, err, ck+": the scene beside it (scene-as-run.toml) is not the one the run was started with")
 }
+
+// TestResumeMeshChanged: a Gmsh file changed beside an unchanged scene
+// (a node moved by 1 um) makes the checkpoint's bodies not the run's: the
+// resume is refused, naming the meshes.
+func TestResumeMeshChanged(t *testing.T) {
+	src, dir := t.TempDir(), t.TempDir()
+	for _, f := range []string{"scene.toml", "disc.msh"} {
+		data, err := os.ReadFile(filepath.Join("..", "examples", "disc-impact", f))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(src, f), data, 0o644))
+	}
+	sc, err := scene.Load(filepath.Join(src, "scene.toml"))
+	require.NoError(t, err)
+	_, err = Scene(context.Background(), sc, Options{Dir: dir, Steps: 5, Version: "v0"})
+	require.NoError(t, err)
+	msh := filepath.Join(src, "disc.msh")
+	data, err := os.ReadFile(msh)
+	require.NoError(t, err)
+	moved := strings.Replace(string(data), "\n0 0.1 0\n", "\n0 0.100001 0\n", 1)
+	require.NotEqual(t, string(data), moved)
+	require.NoError(t, os.WriteFile(msh, []byte(moved), 0o644))
+	_, err = Resume(context.Background(), dir, Options{Version: "v0", Until: 1e-3})
+	require.ErrorContains(t, err, "the bodies' meshes are not those the run was started with (a Gmsh file in "+src+" changed since?)")
+}

@@ -141,6 +141,9 @@ func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if meshesHash(model) != h.Meshes {
+		return nil, fmt.Errorf("%s: the bodies' meshes are not those the run was started with (a Gmsh file in %s changed since?); start a new run", path, h.SceneDir)
+	}
 	sim, err := model.Simulation(opt.OnProblem)
 	if err != nil {
 		return nil, err
