@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,7 +165,7 @@ func writeFigures(dir string, f results.Figures) error {
 	vals := map[string]string{}
 	for k, x := range figureValues(f) {
 		vals[k] = strconv.FormatFloat(x, 'g', -1, 64)
-		if x != x {
+		if math.IsNaN(x) {
 			vals[k] = ""
 		}
 	}
@@ -189,7 +190,7 @@ func readFigures(dir string) (results.Figures, error) {
 	get := func(k string) float64 {
 		x, err := strconv.ParseFloat(vals[k], 64)
 		if err != nil {
-			return nan
+			return math.NaN()
 		}
 		return x
 	}
@@ -197,8 +198,6 @@ func readFigures(dir string) (results.Figures, error) {
 		Kinetic: get("kinetic"), Elastic: get("elastic"), ContactLawWork: get("contact_law_work"), FrictionWork: get("friction_work"),
 		NumericalDissipation: get("numerical_dissipation")}, nil
 }
-
-var nan = func() float64 { z := 0.0; return z / z }()
 
 // sweepRunCmd runs variant K of a planned sweep into its folder: from
 // its checkpoint when an earlier attempt was stopped (a Slurm task
