@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,65 +52,12 @@ func TestCheckpointExact(t *testing.T) {
 			checkpointExact(t, text, files, tc.n)
 		})
 	}
-	t.Run("mixed", func(t *testing.T) { checkpointExact(t, mixedCheckpoint, nil, 300) })
+	t.Run("mixed", func(t *testing.T) {
+		text, err := os.ReadFile(filepath.Join("testdata", "mixed.toml"))
+		require.NoError(t, err)
+		checkpointExact(t, string(text), nil, 300)
+	})
 }
-
-// mixedCheckpoint: an elastic block dropped on a free rigid plate on a
-// fixed rigid ground, and a mass on a spring falling on the block.
-const mixedCheckpoint = `
-[time]
-h = 1e-4
-duration = 0.1
-
-[[body]]
-name = "block"
-rectangle = { kind = "Q4", origin = [-0.05, 0.051], size = [0.1, 0.05], cells = [8, 4] }
-E = 1e7
-nu = 0.3
-rho = 1000
-gravity = [0.0, -9.81]
-
-[[rigid]]
-name = "plate"
-rectangle = [0.3, 0.05]
-position = [0.0, 0.025]
-rho = 1000
-gravity = [0.0, -9.81]
-
-[[rigid]]
-name = "ground"
-group = "ground"
-rectangle = [2.0, 0.2]
-position = [0.0, -0.1]
-motion = { type = "fixed" }
-
-[rigid_contacts]
-[[rigid_contacts.rule]]
-groups = ["*", "*"]
-mu = 0.3
-
-[[contact]]
-candidate = { body = "block", group = "bottom" }
-rigid = "plate"
-mu = 0.3
-
-[[mass]]
-name = "bob"
-mass = 0.1
-position = [0.0, 0.105]
-velocity = [0.0, -0.5]
-gravity = [0.0, -9.81]
-
-[[spring]]
-masses = ["bob"]
-anchor = [0.0, 0.3]
-stiffness = 5.0
-
-[[point_contact]]
-name = "on block"
-side = { body = "block", group = "top" }
-mu = 0.2
-`
 
 func checkpointExact(t *testing.T, text string, files fs.FS, n int) {
 	t.Helper()

@@ -74,14 +74,9 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 		}
 	}
 	for i, sp := range s.Springs {
-		where := fmt.Sprintf("spring %d", i+1)
-		if sp.Name != "" {
-			where = fmt.Sprintf("spring %q", sp.Name)
-		}
-		for _, n := range sp.Masses {
-			if !masses[n] {
-				return bad(where, "masses", fmt.Sprintf("%q", sp.Masses), fmt.Sprintf("%q is not a [[mass]]", n))
-			}
+		where, err := namedMasses("spring", i, sp.Name, sp.Masses, masses)
+		if err != nil {
+			return err
 		}
 		switch {
 		case len(sp.Masses) == 2 && sp.Anchor != nil:
@@ -95,14 +90,9 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 		}
 	}
 	for i, c := range s.PointContacts {
-		where := fmt.Sprintf("point_contact %d", i+1)
-		if c.Name != "" {
-			where = fmt.Sprintf("point_contact %q", c.Name)
-		}
-		for _, n := range c.Masses {
-			if !masses[n] {
-				return bad(where, "masses", fmt.Sprintf("%q", c.Masses), fmt.Sprintf("%q is not a [[mass]]", n))
-			}
+		where, err := namedMasses("point_contact", i, c.Name, c.Masses, masses)
+		if err != nil {
+			return err
 		}
 		given := 0
 		for _, g := range []bool{c.Obstacle != "", c.Rigid != "", c.Side != nil} {
@@ -126,6 +116,21 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// namedMasses names entity i of a table for messages (by its name when
+// it has one) and checks that the masses it names are [[mass]]es.
+func namedMasses(table string, i int, name string, names []string, masses map[string]bool) (string, error) {
+	where := fmt.Sprintf("%s %d", table, i+1)
+	if name != "" {
+		where = fmt.Sprintf("%s %q", table, name)
+	}
+	for _, n := range names {
+		if !masses[n] {
+			return where, bad(where, "masses", fmt.Sprintf("%q", names), fmt.Sprintf("%q is not a [[mass]]", n))
+		}
+	}
+	return where, nil
 }
 
 // pointSystem builds the masses, springs and point contacts (nil without

@@ -2,6 +2,7 @@ package timestep
 
 import (
 	"encoding/gob"
+	"fmt"
 
 	"github.com/fecontact/fecontact/contact"
 )
@@ -82,4 +83,27 @@ type placement struct {
 // config is the contact configuration at time t.
 func (p *placement) config(t float64) contact.Config {
 	return contact.Config{Time: t, Disp: p.disp, Poses: p.poses, Driven: p.driven}
+}
+
+// saveState writes a family's state, or the zero state of a family
+// without a system (so that every stream has every family's part).
+func saveState[S any](enc *gob.Encoder, present bool, state func() S) error {
+	var st S
+	if present {
+		st = state()
+	}
+	return enc.Encode(st)
+}
+
+// loadState reads a family's state and gives it to set, unless the
+// family has no system.
+func loadState[S any](dec *gob.Decoder, what string, present bool, set func(S) error) error {
+	var st S
+	if err := dec.Decode(&st); err != nil {
+		return fmt.Errorf("%s: damaged: %w", what, err)
+	}
+	if !present {
+		return nil
+	}
+	return set(st)
 }

@@ -114,20 +114,9 @@ func (f pointFamily) energy(e Energy) Energy {
 }
 
 func (f pointFamily) save(enc *gob.Encoder) error {
-	var st discrete.SystemState
-	if f.sys != nil {
-		st = f.sys.State()
-	}
-	return enc.Encode(st)
+	return saveState(enc, f.sys != nil, func() discrete.SystemState { return f.sys.State() })
 }
 
 func (f pointFamily) load(dec *gob.Decoder) error {
-	var st discrete.SystemState
-	if err := dec.Decode(&st); err != nil {
-		return fmt.Errorf("point masses: damaged: %w", err)
-	}
-	if f.sys == nil {
-		return nil
-	}
-	return f.sys.SetState(st)
+	return loadState(dec, "point masses", f.sys != nil, func(st discrete.SystemState) error { return f.sys.SetState(st) })
 }

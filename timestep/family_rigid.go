@@ -115,20 +115,9 @@ func (f rigidFamily) energy(e Energy) Energy {
 }
 
 func (f rigidFamily) save(enc *gob.Encoder) error {
-	var st rigid.SystemState
-	if f.sys != nil {
-		st = f.sys.State()
-	}
-	return enc.Encode(st)
+	return saveState(enc, f.sys != nil, func() rigid.SystemState { return f.sys.State() })
 }
 
 func (f rigidFamily) load(dec *gob.Decoder) error {
-	var st rigid.SystemState
-	if err := dec.Decode(&st); err != nil {
-		return fmt.Errorf("rigid bodies: damaged: %w", err)
-	}
-	if f.sys == nil {
-		return nil
-	}
-	return f.sys.SetState(st)
+	return loadState(dec, "rigid bodies", f.sys != nil, func(st rigid.SystemState) error { return f.sys.SetState(st) })
 }

@@ -140,6 +140,16 @@ func (m manifest) variants(out string) ([]*variant, []*scene.Scene, error) {
 	return variants, scenes, nil
 }
 
+// plannedSweep checks a step's arguments (n of them, the folder first)
+// and reads the folder's manifest.
+func plannedSweep(args []string, n int, usage string) (string, manifest, error) {
+	if len(args) != n {
+		return "", manifest{}, fmt.Errorf("%w: usage: %s", errUsage, usage)
+	}
+	m, err := readManifest(args[0])
+	return args[0], m, err
+}
+
 func readManifest(dir string) (manifest, error) {
 	var m manifest
 	path := filepath.Join(dir, manifestFile)
@@ -204,11 +214,7 @@ func readFigures(dir string) (results.Figures, error) {
 // requeued after its time limit), else from the start; it keeps the
 // figures (or the error) for the gathering.
 func sweepRunCmd(args []string, stdout io.Writer) error {
-	if len(args) != 2 {
-		return fmt.Errorf("%w: usage: fecontact sweep run DIR K (K from 1: a Slurm task's SLURM_ARRAY_TASK_ID)", errUsage)
-	}
-	dir := args[0]
-	m, err := readManifest(dir)
+	dir, m, err := plannedSweep(args, 2, "fecontact sweep run DIR K (K from 1: a Slurm task's SLURM_ARRAY_TASK_ID)")
 	if err != nil {
 		return err
 	}
@@ -272,11 +278,7 @@ func unfinished(dir string) bool {
 // sweep.csv and sweep.png, marking the failed ones with their error and
 // the ones with no result (not run, stopped, cancelled).
 func sweepGatherCmd(args []string, stdout io.Writer) error {
-	if len(args) != 1 {
-		return fmt.Errorf("%w: usage: fecontact sweep gather DIR", errUsage)
-	}
-	dir := args[0]
-	m, err := readManifest(dir)
+	dir, m, err := plannedSweep(args, 1, "fecontact sweep gather DIR")
 	if err != nil {
 		return err
 	}
