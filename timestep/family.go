@@ -107,3 +107,26 @@ func loadState[S any](dec *gob.Decoder, what string, present bool, set func(S) e
 	}
 	return set(st)
 }
+
+// system is what the families of whole systems (rigid bodies, point
+// masses) end a step with.
+type system interface {
+	AddImpulse(k int, r []float64)
+	Finish()
+	CheckState() error
+}
+
+// finishSystem applies the impulses of the last contact solve (when
+// loaded), ends the system's step and refuses a state out of range.
+func finishSystem(sys system, r [][]float64, loaded bool, step int) error {
+	if loaded {
+		for k := range r {
+			sys.AddImpulse(k, r[k])
+		}
+	}
+	sys.Finish()
+	if err := sys.CheckState(); err != nil {
+		return fmt.Errorf("after step %d: %w", step, err)
+	}
+	return nil
+}

@@ -89,20 +89,13 @@ func (f pointFamily) predict(k, global int, v, r []float64, t, h, th float64, cf
 // advance has nothing to iterate: the components are linear.
 func (f pointFamily) advance(r [][]float64, loaded bool) (bool, error) { return true, nil }
 
+// finish applies the impulses, ends the step and refuses a state out of
+// range.
 func (f pointFamily) finish(r [][]float64, loaded bool, step int) error {
 	if f.sys == nil {
 		return nil
 	}
-	if loaded {
-		for k := range r {
-			f.sys.AddImpulse(k, r[k])
-		}
-	}
-	f.sys.Finish()
-	if err := f.sys.CheckState(); err != nil {
-		return fmt.Errorf("after step %d: %w", step, err)
-	}
-	return nil
+	return finishSystem(f.sys, r, loaded, step)
 }
 
 func (f pointFamily) energy(e Energy) Energy {

@@ -91,14 +91,8 @@ func (f rigidFamily) finish(r [][]float64, loaded bool, step int) error {
 	if f.sys == nil {
 		return nil
 	}
-	if loaded {
-		for k := range r {
-			f.sys.AddImpulse(k, r[k])
-		}
-	}
-	f.sys.Finish()
-	if err := f.sys.CheckState(); err != nil {
-		return fmt.Errorf("after step %d: %w", step, err)
+	if err := finishSystem(f.sys, r, loaded, step); err != nil {
+		return err
 	}
 	if err := f.sys.Tunnelled(); err != nil {
 		return fmt.Errorf("step %d: %w", step, err)
