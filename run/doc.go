@@ -1,8 +1,9 @@
 // Package run runs a scene to its end with the outputs of a run: the
 // series, history, pictures and summary that io/results writes, the
 // scene as run, progress, warnings as they come, interruption at a
-// consistent point, and the figures a parameter study gathers. It is what
-// `fecontact run` does, as one library call (Scene), so that a program
+// consistent point, checkpoints (checkpoint.gob) from which Resume goes
+// on bit for bit, and the figures a parameter study gathers. It is what
+// `fecontact run` does, as one library call (Scene, Resume), so that a program
 // that embeds fecontact, a sweep or a cluster's job runs a scene the same
 // way the command does; cmd/fecontact only wires flags to it and prints.
 //

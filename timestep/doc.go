@@ -34,11 +34,15 @@
 // Simulation wires the stepper, contact detection (package contact) and the
 // contact solver (package signorini) into the step of docs/design.md
 // sections 4-8, with rigid bodies (package rigid, docs/design.md section
-// 7b) in the same contact problem when SimOptions.Rigid is set. Its step
-// is named phases (place, detect, impactFirst, free, contact, advance)
-// that know no kind of body: each kind is a family (family.go: the
-// Stepper's bodies, a rigid.System) and each source of contact units a
-// source (source.go: the Detector's pairs, the rigid bodies' contacts). A
+// 7b) and point masses on springs (package discrete, section 7d) in the
+// same contact problem when SimOptions.Rigid and SimOptions.Points are
+// set. Its step is named phases (place, detect, impactFirst, free,
+// contact, advance) that know no kind of body: each kind is a family
+// (family.go: the Stepper's bodies, a rigid.System, a discrete.System)
+// and each source of contact units a source (source.go: the Detector's
+// pairs, the rigid bodies' contacts, the point masses'). SaveState and
+// LoadState keep and restore everything a step carries to the next, so
+// that a run goes on bit for bit from a checkpoint (section 7e). A
 // scene's whole run with its outputs is package run's.
 //
 // Energy: multiplying the step by v_theta gives the exact discrete balance
