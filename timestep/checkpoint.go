@@ -75,7 +75,9 @@ func (s *Simulation) SaveState(w io.Writer) error {
 
 // LoadState reads a state SaveState wrote, for a simulation built from
 // the same bodies, pairs, options and step: one of another shape or
-// another version of the format is refused.
+// another version of the format is refused. It reads exactly the state
+// from an io.ByteReader (a bufio.Reader), so that what follows it in the
+// stream is left to the caller; from another reader it may read ahead.
 func (s *Simulation) LoadState(r io.Reader) error {
 	dec := gob.NewDecoder(r)
 	var h checkpointHeader
