@@ -104,7 +104,7 @@ func (s *Stats) print(w io.Writer, sim *timestep.Simulation, e0 float64, steps i
 		}
 	}
 	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt, %s", dir, files, SceneAsRun)
-	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png"} {
+	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png", CheckpointFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			fmt.Fprint(w, ", "+f)
 		}
