@@ -63,36 +63,14 @@ func FuzzRigidScene(f *testing.F) {
 	f.Add(rigidMinimal + strings.Replace(grains(""), "count = 3", "count = 10000000", 1))
 	f.Add(rigidMinimal + grains("") + "\n[periodic]\nx = [-1.0, 1e300]\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		sc, err := Decode(strings.NewReader(src), "fuzz.toml")
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz.toml") {
-				t.Errorf("error does not name the file: %v", err)
+		fuzzSteps(t, src, func(sc *Scene) bool {
+			bodies := len(sc.Rigid)
+			for _, g := range sc.Grains {
+				bodies += g.Count
 			}
-			return
-		}
-		bodies := len(sc.Rigid)
-		for _, g := range sc.Grains {
-			bodies += g.Count
-		}
-		if est, err := sc.Estimate(Variant{}); err != nil || est.Nodes > 2e3 || bodies > 200 {
-			return // a large model is fine, but not in a fuzz loop
-		}
-		m, err := sc.Model(Variant{})
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz.toml") {
-				t.Errorf("error does not name the file: %v", err)
-			}
-			return
-		}
-		sim, err := m.Simulation()
-		if err != nil {
-			return
-		}
-		for range 3 {
-			if _, err := sim.Step(); err != nil {
-				return
-			}
-		}
+			est, err := sc.Estimate(Variant{})
+			return err == nil && est.Nodes <= 2e3 && bodies <= 200 // a large model is fine, but not in a fuzz loop
+		})
 	})
 }
 
@@ -114,27 +92,36 @@ func FuzzPointScene(f *testing.F) {
 	f.Add(strings.Replace(pointsMinimal, "mass = 2.0", "mass = 1e-300", 1))
 	f.Add(strings.Replace(pointsMinimal, "anchor = [0.0, 0.6]", "anchor = [1e18, 0.6]", 1))
 	f.Fuzz(func(t *testing.T, src string) {
-		sc, err := Decode(strings.NewReader(src), "fuzz.toml")
-		if err == nil && (len(sc.Masses) > 200 || len(sc.Bodies)+len(sc.Rigid)+len(sc.Grains) > 0) {
-			return // large, or another kind's fuzz target's
+		fuzzSteps(t, src, func(sc *Scene) bool {
+			return len(sc.Masses) <= 200 && len(sc.Bodies)+len(sc.Rigid)+len(sc.Grains) == 0 // small, and not another target's
+		})
+	})
+}
+
+// fuzzSteps decodes a scene and, when it is one and take says so, builds
+// its model and steps it three times: every error of Decode and Model
+// must name the file, and nothing may panic or hang.
+func fuzzSteps(t *testing.T, src string, take func(*Scene) bool) {
+	sc, err := Decode(strings.NewReader(src), "fuzz.toml")
+	if err == nil {
+		if !take(sc) {
+			return
 		}
-		if err == nil {
-			var m *Model
-			if m, err = sc.Model(Variant{}); err == nil {
-				sim, err := m.Simulation()
-				if err != nil {
-					return
-				}
-				for range 3 {
-					if _, err := sim.Step(); err != nil {
-						return
-					}
-				}
+		var m *Model
+		if m, err = sc.Model(Variant{}); err == nil {
+			sim, err := m.Simulation()
+			if err != nil {
 				return
 			}
+			for range 3 {
+				if _, err := sim.Step(); err != nil {
+					return
+				}
+			}
+			return
 		}
-		if !strings.HasPrefix(err.Error(), "fuzz.toml") {
-			t.Errorf("error does not name the file: %v", err)
-		}
-	})
+	}
+	if !strings.HasPrefix(err.Error(), "fuzz.toml") {
+		t.Errorf("error does not name the file: %v", err)
+	}
 }
