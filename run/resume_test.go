@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,4 +127,21 @@ func untimed(s []byte) []byte {
 		}
 	}
 	return []byte(strings.Join(kept, "\n"))
+}
+
+// TestResumeUntilHostile: an --until of 1e300 s or NaN is refused by
+// name, not turned into a step count that overflows.
+func TestResumeUntilHostile(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Scene(context.Background(), exampleScene(t, "klarbring"), Options{Dir: dir, Steps: 10, Version: "v0"})
+	require.NoError(t, err)
+	for _, until := range []float64{1e300, math.Inf(1), math.NaN()} {
+		_, err = Resume(context.Background(), dir, Options{Version: "v0", Until: until})
+		if math.IsNaN(until) {
+			require.NoError(t, err, "NaN is no --until: the run's own end") // the command refuses it (TestRunAndInfoErrors)
+			continue
+		}
+		require.ErrorContains(t, err, fmt.Sprintf("--until %g s:", until))
+		require.ErrorContains(t, err, "more than 1e+08")
+	}
 }

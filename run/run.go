@@ -162,6 +162,9 @@ func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 	}
 	r := &Report{Steps: h.Steps, Done: h.Done, Sim: sim}
 	if opt.Until > 0 {
+		if n := opt.Until / sc.Time.H; !(n <= maxSteps) {
+			return nil, fmt.Errorf("--until %g s: %.3g steps of h = %g s, more than %g", opt.Until, n, sc.Time.H, float64(maxSteps))
+		}
 		r.Steps = int(math.Round(opt.Until / sc.Time.H))
 		if r.Steps < h.Done {
 			return nil, fmt.Errorf("--until %g s: the run is at t = %.6g s already (step %d)", opt.Until, h.TimeReached, h.Done)
@@ -176,6 +179,9 @@ func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 		lastCheckpointStep: h.Done}
 	return rs.run(ctx)
 }
+
+// maxSteps bounds a run's steps, as the scene's duration is bounded.
+const maxSteps = 1e8
 
 // running is a run under way: what its steps, checkpoints and summary
 // share.

@@ -998,3 +998,30 @@ mu = 0.5
 	assert.InDelta(t, 0, col("b_y"), 1e-5, "on the floor")
 	assert.Less(t, col("b_x")-col("a_x"), 0.2, "the preloaded spring drew them together")
 }
+
+// TestSweepManifestDamaged: a sweep.json whose settings were edited into
+// another count of variants (here a product of 10^8) is refused by name by
+// the steps that read it, before anything of that size is made.
+func TestSweepManifestDamaged(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := fecontact("sweep", "klarbring", "--set", "point_contact.plane.mu=0.2|0.4", "--set", "time.duration=0.5", "-o", dir)
+	require.Equal(t, 0, code, stdout+stderr)
+	path := filepath.Join(dir, "sweep.json")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	values := strings.Repeat(`"1.0",`, 9999) + `"1.0"`
+	damaged := strings.Replace(string(data), `"values": [
+        "0.5"
+      ]`, `"values": [`+values+`]`, 1)
+	damaged = strings.Replace(damaged, `"values": [
+        "0.2",
+        "0.4"
+      ]`, `"values": [`+values+`]`, 1)
+	require.NotEqual(t, string(data), damaged)
+	require.NoError(t, os.WriteFile(path, []byte(damaged), 0o644))
+	for _, args := range [][]string{{"sweep", "gather", dir}, {"sweep", "run", dir, "1"}} {
+		code, _, stderr = fecontact(args...)
+		assert.Equal(t, 1, code, "%v", args)
+		assert.Contains(t, stderr, path+": its settings make 1e+08 variants, it says 2 (at most 10000): damaged; plan the sweep again", "%v", args)
+	}
+}

@@ -275,17 +275,13 @@ func runVariants(ctx context.Context, scenes []*scene.Scene, variants []*variant
 			defer wg.Done()
 			for k := range next {
 				v := variants[k]
-				quiet, zero, kind, one, check := true, 0, "", 1, ""
-				rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet, check: &check,
-					command: fmt.Sprintf("fecontact sweep, variant %d: %s", k+1, describe(set, v))}
+				rf := variantFlags(v.dir, fmt.Sprintf("fecontact sweep, variant %d: %s", k+1, describe(set, v)))
 				var buf bytes.Buffer
 				v.figures, v.err = simulate(scenes[k], rf, &buf)
+				v.err = keepResult(v.dir, v.figures, v.err)
 				status := "done"
 				if v.err != nil {
 					status = "failed"
-					_ = os.WriteFile(filepath.Join(v.dir, failedFile), []byte(v.err.Error()+"\n"), 0o644)
-				} else if err := writeFigures(v.dir, v.figures); err != nil {
-					v.err, status = err, "failed"
 				}
 				mu.Lock()
 				fmt.Fprintf(stdout, "variant %d (%s): %s\n", k+1, describe(set, v), status)

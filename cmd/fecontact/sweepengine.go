@@ -160,6 +160,9 @@ func readManifest(dir string) (manifest, error) {
 	if err := json.Unmarshal(data, &m); err != nil || m.Variants < 1 {
 		return m, fmt.Errorf("%s: not a sweep's manifest, or damaged", path)
 	}
+	if n := m.sets().variants(); n != float64(m.Variants) || n > maxVariants {
+		return m, fmt.Errorf("%s: its settings make %.4g variants, it says %d (at most %d): damaged; plan the sweep again", path, n, m.Variants, maxVariants)
+	}
 	return m, nil
 }
 
@@ -229,20 +232,33 @@ func sweepRunCmd(args []string, stdout io.Writer) error {
 	v := variants[k-1]
 	os.Remove(filepath.Join(v.dir, figuresFile))
 	os.Remove(filepath.Join(v.dir, failedFile))
-	quiet, zero, kind, one, check := true, 0, "", 1, ""
-	rf := runFlags{out: &v.dir, refine: &one, kind: &kind, steps: &zero, every: &zero, export: &zero, quiet: &quiet, check: &check,
-		command: fmt.Sprintf("fecontact sweep run %s %d: %s", dir, k, describe(m.sets(), v))}
+	rf := variantFlags(v.dir, fmt.Sprintf("fecontact sweep run %s %d: %s", dir, k, describe(m.sets(), v)))
 	figures, err := runOrResume(scenes[k-1], rf, stdout)
+	return keepResult(v.dir, figures, err)
+}
+
+// variantFlags are the flags of a variant's run: every run flag at its
+// default, the variant's folder, quiet.
+func variantFlags(dir, command string) runFlags {
+	rf := newRunFlags(flag.NewFlagSet("variant", flag.ContinueOnError))
+	*rf.out, *rf.quiet, rf.command = dir, true, command
+	return rf
+}
+
+// keepResult keeps a variant's result for the gathering: its figures, or
+// its error; an interrupted one keeps none (its checkpoint is there, and
+// its next attempt resumes). It returns the run's error, or the write's.
+func keepResult(dir string, figures results.Figures, err error) error {
 	switch {
 	case errors.Is(err, errInterrupted):
-		return err // its checkpoint is there: the next attempt resumes
+		return err
 	case err != nil:
-		if werr := os.WriteFile(filepath.Join(v.dir, failedFile), []byte(err.Error()+"\n"), 0o644); werr != nil {
+		if werr := os.WriteFile(filepath.Join(dir, failedFile), []byte(err.Error()+"\n"), 0o644); werr != nil {
 			return werr
 		}
 		return err
 	}
-	return writeFigures(v.dir, figures)
+	return writeFigures(dir, figures)
 }
 
 // runOrResume resumes the run in the flags' folder from its checkpoint
