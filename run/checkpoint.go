@@ -11,9 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fecontact/fecontact/examples"
@@ -113,7 +111,7 @@ func (rs *running) writeCheckpoint() error {
 	}
 	h := checkpointHeader{Format: checkpointFormat, Version: checkpointVersion, Program: rs.opt.Version, Scene: sha256.Sum256([]byte(rs.sc.Text)),
 		Meshes:    meshesHash(rs.model),
-		SceneName: rs.sc.Name, SceneDir: absolute(rs.sc.Dir), Example: exampleOf(rs.sc),
+		SceneName: rs.sc.Name, SceneDir: absolute(rs.sc.Dir), Example: rs.sc.Example,
 		Variant: rs.opt.Variant, Steps: rs.r.Steps, Every: rs.sc.Output.Every, Done: rs.r.Done, Elapsed: rs.elapsed + time.Since(rs.loop),
 		TimeReached: rs.sim.Stepper.Time()}
 	err = atomicfile.Write(filepath.Join(rs.opt.Dir, CheckpointFile), func(w io.Writer) error {
@@ -195,16 +193,6 @@ func (h checkpointHeader) describe() string {
 	return fmt.Sprintf("step %d of %d (t = %.6g s)", h.Done, h.Steps, h.TimeReached)
 }
 
-// exampleOf is the name of the built-in example a scene is, "" for none.
-func exampleOf(sc *scene.Scene) string {
-	name, ok := strings.CutPrefix(sc.Name, "examples/")
-	name, ok2 := strings.CutSuffix(name, "/scene.toml")
-	if !ok || !ok2 || sc.Files == nil || !slices.Contains(examples.Names(), name) {
-		return ""
-	}
-	return name
-}
-
 // absolute is a folder's absolute path ("" stays "": the working folder).
 func absolute(dir string) string {
 	if dir == "" {
@@ -224,7 +212,7 @@ func sceneOf(h checkpointHeader, text []byte, path string) (*scene.Scene, error)
 		return nil, err
 	}
 	sc.Name, sc.Dir = h.SceneName, h.SceneDir
-	if h.Example != "" {
+	if sc.Example = h.Example; h.Example != "" {
 		if sc.Files, err = examples.Files(h.Example); err != nil {
 			return nil, err
 		}

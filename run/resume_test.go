@@ -26,10 +26,11 @@ func exampleScene(t *testing.T, name string, set ...string) *scene.Scene {
 		text, err = scene.Override(text, set[i], set[i+1])
 		require.NoError(t, err)
 	}
-	sc, err := scene.Decode(strings.NewReader(text), "examples/"+name+"/scene.toml")
+	sc, err := scene.Decode(strings.NewReader(text), name+".toml")
 	require.NoError(t, err)
 	sc.Files, err = examples.Files(name)
 	require.NoError(t, err)
+	sc.Example = name
 	return sc
 }
 

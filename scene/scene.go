@@ -45,6 +45,9 @@ type Scene struct {
 	// Files, when set, is where relative Gmsh paths are read instead of
 	// Dir on disk: a built-in example's embedded folder.
 	Files fs.FS `toml:"-"`
+	// Example names the built-in example the scene is, whose Files those
+	// are: a checkpoint of its run finds its meshes again by it.
+	Example string `toml:"-"`
 	// Name is the file's name, used in messages.
 	Name string `toml:"-"`
 	// Text is the scene as it was read, for a run to keep beside its

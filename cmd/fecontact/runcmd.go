@@ -215,6 +215,7 @@ func exampleScene(name string) (*scene.Scene, error) {
 		return nil, err
 	}
 	sc.Files, err = examples.Files(name)
+	sc.Example = name
 	return sc, err
 }
 

@@ -68,10 +68,7 @@ func planSweep(arg, out string, set sets, stdout io.Writer) (manifest, []*varian
 	if err != nil {
 		return manifest{}, nil, nil, err
 	}
-	m := manifest{Version: version(), Scene: base.Name, Dir: absDir(base.Dir), Text: text, Variants: 0}
-	if !isSceneFile(arg) {
-		m.Example = arg
-	}
+	m := manifest{Version: version(), Scene: base.Name, Dir: absDir(base.Dir), Example: base.Example, Text: text}
 	for _, s := range set {
 		m.Set = append(m.Set, setEntry{s.key, s.values})
 	}
@@ -135,6 +132,7 @@ func (m manifest) variants(out string) ([]*variant, []*scene.Scene, error) {
 			if scenes[k].Files, err = examples.Files(m.Example); err != nil {
 				return nil, nil, err
 			}
+			scenes[k].Example = m.Example
 		}
 	}
 	return variants, scenes, nil
