@@ -9,11 +9,19 @@ import (
 // Touch is a disc's nearness to one face of an obstacle: what a point
 // mass (package discrete) needs to make a contact unit.
 type Touch struct {
+	Disc int        // the index of the disc, in the slice given to Touches
 	Face int        // the polyline's segment (its first point's index) or the side's edge; 0 for a disc obstacle
 	S    float64    // the closest point's parameter on a side's edge, in [-1, 1] (Side.Rows)
 	Gap  float64    // distance from the disc to the face, negative inside, m
 	N    [2]float64 // unit normal from the obstacle towards the disc
 	X    [2]float64 // the face's point closest to the disc's centre
+}
+
+// Disc is a point mass's contact disc: its centre X and radius R (0: a
+// point), paired with a face within Alert of it.
+type Disc struct {
+	X        [2]float64
+	R, Alert float64
 }
 
 // near tells whether a disc of radius r about a point projected as pr is
@@ -24,34 +32,45 @@ func near(pr projection, r, alert float64) bool {
 	return pr.gap-r <= alert && pr.dist <= alert+r
 }
 
-// Touches appends to dst the faces of the obstacle, placed in cfg, that
-// the disc of centre x and radius r (0: a point) is within alert of: each
-// polyline segment whose closest point to x is inside it (two in a
-// valley), or when none is, the closest vertex (a rounded convex corner);
-// a disc obstacle is one face. A centre deeper inside than alert + r is
-// not within reach. A carried obstacle needs its body's pose in cfg.
-func (o *Obstacle) Touches(dst []Touch, x [2]float64, r, alert float64, cfg Config) ([]Touch, error) {
+// Touches appends to dst, disc by disc, the faces of the obstacle,
+// placed once in cfg, that each disc is within its alert distance of:
+// each polyline segment whose closest point to the centre is inside it
+// (two in a valley), or when none is, the closest vertex (a rounded
+// convex corner); a disc obstacle is one face. A centre deeper inside
+// than alert + r is not within reach. A carried obstacle needs its body's
+// pose in cfg.
+func (o *Obstacle) Touches(dst []Touch, discs []Disc, cfg Config) ([]Touch, error) {
 	place, _, err := o.place(cfg)
 	if err != nil {
 		return dst, err
 	}
 	if o.Radius > 0 {
-		pr := projectDisc(x, place.at(o.Center), o.Radius)
-		if near(pr, r, alert) {
-			dst = append(dst, Touch{Gap: pr.gap - r, N: pr.n, X: pr.xa})
+		c := place.at(o.Center)
+		for i, d := range discs {
+			if pr := projectDisc(d.X, c, o.Radius); near(pr, d.R, d.Alert) {
+				dst = append(dst, Touch{Disc: i, Gap: pr.gap - d.R, N: pr.n, X: pr.xa})
+			}
 		}
 		return dst, nil
 	}
-	shape := polylineShape{closed: o.closed()}
-	for _, q := range o.Points {
-		shape.pts = append(shape.pts, place.at(q))
+	shape := polylineShape{closed: o.closed(), pts: make([][2]float64, len(o.Points))}
+	for k, q := range o.Points {
+		shape.pts[k] = place.at(q)
 	}
+	for i, d := range discs {
+		dst = shape.touches(dst, i, d)
+	}
+	return dst, nil
+}
+
+// touches appends disc i's faces of the placed polyline (Obstacle.Touches).
+func (o *polylineShape) touches(dst []Touch, i int, d Disc) []Touch {
 	best, bestK, interior := projection{dist: math.Inf(1)}, -1, false
-	for k := 0; k+1 < len(shape.pts); k++ {
-		pr := shape.project(k, x)
+	for k := 0; k+1 < len(o.pts); k++ {
+		pr := o.project(k, d.X)
 		if pr.s > -1 && pr.s < 1 {
-			if near(pr, r, alert) {
-				dst = append(dst, Touch{Face: k, Gap: pr.gap - r, N: pr.n, X: pr.xa})
+			if near(pr, d.R, d.Alert) {
+				dst = append(dst, Touch{Disc: i, Face: k, Gap: pr.gap - d.R, N: pr.n, X: pr.xa})
 				interior = true
 			}
 			continue
@@ -60,26 +79,33 @@ func (o *Obstacle) Touches(dst []Touch, x [2]float64, r, alert float64, cfg Conf
 			best, bestK = pr, k
 		}
 	}
-	if !interior && bestK >= 0 && near(best, r, alert) {
-		dst = append(dst, Touch{Face: bestK, Gap: best.gap - r, N: best.n, X: best.xa})
+	if !interior && bestK >= 0 && near(best, d.R, d.Alert) {
+		dst = append(dst, Touch{Disc: i, Face: bestK, Gap: best.gap - d.R, N: best.n, X: best.xa})
 	}
-	return dst, nil
+	return dst
 }
 
-// Touches appends to dst the edges of the side, placed in cfg, that the
-// disc of centre x and radius r (0: a point) is within alert of: each
-// edge whose closest point to x is inside it (two in a valley), or when
-// none is, the closest vertex, where the side's corner rounds or keeps the
-// normal in its faces' cone as for a node. It is a carried disk's rule
-// (Obstacle.Carried), and what a point mass (package discrete) needs to
-// touch a finite-element body; Rows gives the unit's rows on the side.
-func (a *Side) Touches(dst []Touch, x [2]float64, r, alert float64, cfg Config) []Touch {
+// Touches appends to dst, disc by disc, the edges of the side, placed
+// once in cfg, that each disc is within its alert distance of: each edge
+// whose closest point to the centre is inside it (two in a valley), or
+// when none is, the closest vertex, where the side's corner rounds or
+// keeps the normal in its faces' cone as for a node. It is a carried
+// disk's rule (Obstacle.Carried), and what point masses (package
+// discrete) need to touch a finite-element body; Rows gives a unit's rows
+// on the side.
+func (a *Side) Touches(dst []Touch, discs []Disc, cfg Config) []Touch {
+	var reach float64
+	for _, d := range discs {
+		reach = math.Max(reach, d.Alert+d.R)
+	}
 	w := &passWork{}
-	ant := a.geometry(cfg, alert+r, w)
+	ant := a.geometry(cfg, reach, w)
 	w.grid.build(ant.boxes)
-	a.discTouches(x, r, alert, ant, w, func(k int, pr projection) {
-		dst = append(dst, Touch{Face: k, S: pr.s, Gap: pr.gap - r, N: pr.n, X: pr.xa})
-	})
+	for i, d := range discs {
+		a.discTouches(d.X, d.R, d.Alert, ant, w, func(k int, pr projection) {
+			dst = append(dst, Touch{Disc: i, Face: k, S: pr.s, Gap: pr.gap - d.R, N: pr.n, X: pr.xa})
+		})
+	}
 	return dst
 }
 

@@ -19,39 +19,30 @@ func (s *System) Detect(base int, cfg contact.Config) ([]contact.Unit, float64, 
 	minGap := math.Inf(1)
 	for ci := range s.contacts {
 		c := &s.contacts[ci]
-		for _, i := range s.touching(c) {
+		s.discs = s.discs[:0]
+		for _, i := range c.Masses {
 			m := s.Masses[i]
-			var err error
-			if s.touches, err = c.touches(s.touches[:0], m, s.alert(c, m), cfg); err != nil {
-				return nil, 0, fmt.Errorf("point contact %q: mass %q: %w", c.Name, m.Name, err)
-			}
-			for _, t := range s.touches {
-				minGap = math.Min(minGap, t.Gap)
-				units = append(units, s.unit(base, ci, i, t, cfg))
-			}
+			s.discs = append(s.discs, contact.Disc{X: m.X, R: m.Radius, Alert: s.alert(c, m)})
+		}
+		var err error
+		if s.touches, err = c.touches(s.touches[:0], s.discs, cfg); err != nil {
+			return nil, 0, fmt.Errorf("point contact %q: %w", c.Name, err)
+		}
+		for _, t := range s.touches {
+			minGap = math.Min(minGap, t.Gap)
+			units = append(units, s.unit(base, ci, c.Masses[t.Disc], t, cfg))
 		}
 	}
 	return units, minGap, nil
 }
 
-// touches is where mass m touches the contact's obstacle or side in cfg.
-func (c *Contact) touches(dst []contact.Touch, m *Mass, alert float64, cfg contact.Config) ([]contact.Touch, error) {
+// touches is where the masses' discs touch the contact's obstacle or side
+// in cfg.
+func (c *Contact) touches(dst []contact.Touch, discs []contact.Disc, cfg contact.Config) ([]contact.Touch, error) {
 	if c.Side != nil {
-		return c.Side.Touches(dst, m.X, m.Radius, alert, cfg), nil
+		return c.Side.Touches(dst, discs, cfg), nil
 	}
-	return c.Obstacle.Touches(dst, m.X, m.Radius, alert, cfg)
-}
-
-// touching is the masses a contact applies to.
-func (s *System) touching(c *Contact) []int {
-	if c.Masses != nil {
-		return c.Masses
-	}
-	all := make([]int, len(s.Masses))
-	for i := range all {
-		all[i] = i
-	}
-	return all
+	return c.Obstacle.Touches(dst, discs, cfg)
 }
 
 // alert is the distance within which a mass is paired with its contact's

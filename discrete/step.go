@@ -30,6 +30,8 @@ type component struct {
 	u0      []float64
 	energy  Energy
 	scratch []float64
+	// Finish's end velocity, v_theta, dv and du, reused step to step.
+	v1, vt, dv, du []float64
 }
 
 func (c *component) n() int { return len(c.m) }
@@ -127,7 +129,9 @@ func (s *System) assemble(c *component) {
 		}
 		c.e0 += e0
 	}
-	c.v0, c.r, c.vfree, c.u0, c.scratch = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for _, v := range []*[]float64{&c.v0, &c.r, &c.vfree, &c.u0, &c.scratch, &c.v1, &c.vt, &c.dv, &c.du} {
+		*v = make([]float64, n)
+	}
 }
 
 // springRef is a spring's stiffness and dashpot matrices on the relative
@@ -373,9 +377,8 @@ func (s *System) Finish() {
 	h, th := s.h, s.theta
 	for _, c := range s.comps {
 		n := c.n()
-		v1 := c.scratch
+		v1, vt, dv, du := c.v1, c.vt, c.dv, c.du
 		mulAdd(v1, c.vfree, c.w, c.r)
-		vt, dv, du := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range n {
 			vt[i] = th*v1[i] + (1-th)*c.v0[i]
 			dv[i], du[i] = v1[i]-c.v0[i], h*vt[i]

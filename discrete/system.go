@@ -43,7 +43,7 @@ const Anchored = -1
 // of thickness.
 type Contact struct {
 	Name     string
-	Masses   []int // nil: every mass
+	Masses   []int // nil: every mass (NewSystem lists them)
 	Obstacle *contact.Obstacle
 	Side     *contact.Side
 	Mu       float64     // Coulomb friction coefficient
@@ -97,7 +97,8 @@ type System struct {
 	of, at   []int // per mass: its component and its index there
 	h, theta float64
 	t        float64
-	touches  []contact.Touch
+	touches  []contact.Touch // Detect's, reused
+	discs    []contact.Disc
 }
 
 // NewSystem checks the masses, springs and contacts and groups the masses
@@ -120,7 +121,14 @@ func NewSystem(masses []*Mass, springs []Spring, contacts []Contact) (*System, e
 	}
 	s := &System{Masses: masses, springs: append([]Spring(nil), springs...), contacts: append([]Contact(nil), contacts...)}
 	for i := range s.contacts {
-		s.contacts[i].Alert = s.contacts[i].alert()
+		c := &s.contacts[i]
+		c.Alert = c.alert()
+		if c.Masses == nil {
+			c.Masses = make([]int, len(masses))
+			for k := range c.Masses {
+				c.Masses[k] = k
+			}
+		}
 	}
 	for k := range s.springs {
 		s.ref = append(s.ref, s.springs[k].stiffness(masses))
