@@ -183,3 +183,21 @@ func TestPointRestitution(t *testing.T) {
 		assert.InDelta(t, -(1-e*e)*1, sim.TotalEnergy().Contact, 1e-9, "e = %g: contact work", e)
 	}
 }
+
+// TestHostileValues: a speed of 1e300 is refused when the system is built,
+// and a stiffness of 1e300 that overflows a step's arithmetic stops the
+// step with an error naming the mass, not a NaN in the contact problem.
+func TestHostileValues(t *testing.T) {
+	_, err := discrete.NewSystem([]*discrete.Mass{{Name: "bob", M: 1, V: [2]float64{1e300, 0}}}, nil, nil)
+	require.ErrorContains(t, err, `mass 1 "bob": velocity [1e+300 0] m/s: expected finite numbers within +-1e+15`)
+	bob := &discrete.Mass{Name: "bob", M: 1, X: [2]float64{0, 0.1}, V: [2]float64{1e14, 0}}
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	sys, err := discrete.NewSystem([]*discrete.Mass{bob}, []discrete.Spring{{Name: "s", A: 0, B: discrete.Anchored, Anchor: [2]float64{0, 1}, K: 1e300}},
+		[]discrete.Contact{{Name: "floor", Obstacle: floor}})
+	require.NoError(t, err)
+	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Points: sys})
+	require.NoError(t, err)
+	_, err = sim.Step()
+	require.ErrorContains(t, err, `mass "bob" at t = 0 s: its free velocity is`)
+	require.ErrorContains(t, err, "overflows the step's arithmetic")
+}

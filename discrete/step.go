@@ -310,9 +310,9 @@ func (s *System) MassCompliance(k int) (eqs []int, c []float64) {
 }
 
 // Begin starts a step from time t: the free velocities, those the masses
-// would have at the end without contact,
+// would have at the end without contact (an error when they overflow),
 // v_free = v0 + W h (f - g - C v0 - K (u0 + h theta v0)).
-func (s *System) Begin(t float64) {
+func (s *System) Begin(t float64) error {
 	s.t = t
 	h, th := s.h, s.theta
 	for k, c := range s.comps {
@@ -330,6 +330,7 @@ func (s *System) Begin(t float64) {
 		}
 		mulAdd(c.vfree, c.v0, c.w, rhs)
 	}
+	return s.checkFree()
 }
 
 // Velocity is component k's velocity at the start of the step.
@@ -409,8 +410,22 @@ func (s *System) Energy(k int) Energy { return s.comps[k].energy }
 // finite number.
 func (s *System) CheckState() error {
 	for i, m := range s.Masses {
-		if !finite(m.X[0], m.X[1], m.V[0], m.V[1]) || math.Abs(m.X[0]) > 1e12 || math.Abs(m.X[1]) > 1e12 {
-			return fmt.Errorf("mass %d %q: position %v, velocity %v: out of range", i+1, m.Name, m.X, m.V)
+		if !inRange(m.X) || !inRange(m.V) {
+			return fmt.Errorf("mass %d %q at t = %g s: position %v, velocity %v: out of range (+-%g): the run diverged; a smaller h, or stiffnesses and forces of the masses' scale", i+1, m.Name, s.t, m.X, m.V, MaxCoordinate)
+		}
+	}
+	return nil
+}
+
+// checkFree refuses free velocities that are not finite numbers: a
+// stiffness, mass or force so large that the step's products overflow.
+func (s *System) checkFree() error {
+	for _, c := range s.comps {
+		for i, v := range c.vfree {
+			if !(math.Abs(v) < math.Inf(1)) {
+				m := s.Masses[c.masses[i/2]]
+				return fmt.Errorf("mass %q at t = %g s: its free velocity is %g: its springs' stiffness (or its mass or force) overflows the step's arithmetic; give values of the masses' scale", m.Name, s.t, v)
+			}
 		}
 	}
 	return nil

@@ -148,14 +148,23 @@ func finite(v ...float64) bool {
 	return true
 }
 
+// MaxCoordinate bounds a mass's position and velocity (m, m/s), as
+// rigid.MaxCoordinate bounds a rigid body's: beyond, a step's products
+// lose every digit of a contact's gap.
+const MaxCoordinate = 1e15
+
+func inRange(v [2]float64) bool {
+	return math.Abs(v[0]) < MaxCoordinate && math.Abs(v[1]) < MaxCoordinate
+}
+
 func (m *Mass) check() error {
 	switch {
 	case !(m.M > 0) || !finite(m.M):
 		return fmt.Errorf("mass %g kg/m: expected a positive number", m.M)
-	case !finite(m.X[0], m.X[1]):
-		return fmt.Errorf("position %v: expected finite numbers", m.X)
-	case !finite(m.V[0], m.V[1]):
-		return fmt.Errorf("velocity %v: expected finite numbers", m.V)
+	case !inRange(m.X):
+		return fmt.Errorf("position %v m: expected finite numbers within +-%g", m.X, MaxCoordinate)
+	case !inRange(m.V):
+		return fmt.Errorf("velocity %v m/s: expected finite numbers within +-%g", m.V, MaxCoordinate)
 	case !finite(m.Gravity[0], m.Gravity[1]):
 		return fmt.Errorf("gravity %v: expected finite numbers", m.Gravity)
 	case !finite(m.Force[0], m.Force[1]):

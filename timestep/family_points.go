@@ -56,10 +56,10 @@ func (f pointFamily) motion(int) contact.Motion { return nil }
 func (f pointFamily) carries() bool             { return false }
 
 func (f pointFamily) begin(t, h, th float64) error {
-	if f.sys != nil {
-		f.sys.Begin(t)
+	if f.sys == nil {
+		return nil
 	}
-	return nil
+	return f.sys.Begin(t)
 }
 
 func (f pointFamily) start(k int) (v0, vfree []float64) {
