@@ -184,15 +184,23 @@ func TestPointRestitution(t *testing.T) {
 	}
 }
 
-// TestHostileValues: a speed of 1e300 is refused when the system is built,
-// and a stiffness of 1e300 that overflows a step's arithmetic stops the
-// step with an error naming the mass, not a NaN in the contact problem.
+// TestHostileValues: a speed of 1e300 is refused when the system is built;
+// a stiffness of 1e300 along one direction makes a matrix no step can
+// solve, refused by name when the simulation is built; an isotropic one
+// that overflows a step's arithmetic stops the step with an error naming
+// the mass, not a NaN in the contact problem.
 func TestHostileValues(t *testing.T) {
 	_, err := discrete.NewSystem([]*discrete.Mass{{Name: "bob", M: 1, V: [2]float64{1e300, 0}}}, nil, nil)
 	require.ErrorContains(t, err, `mass 1 "bob": velocity [1e+300 0] m/s: expected finite numbers within +-1e+15`)
 	bob := &discrete.Mass{Name: "bob", M: 1, X: [2]float64{0, 0.1}, V: [2]float64{1e14, 0}}
+	stiff, err := discrete.NewSystem([]*discrete.Mass{bob}, []discrete.Spring{{Name: "s", A: 0, B: discrete.Anchored, Anchor: [2]float64{0, 1}, K: 1e300}}, nil)
+	require.NoError(t, err)
+	_, err = timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Points: stiff})
+	require.ErrorContains(t, err, `the masses of "bob": M + h theta C + h^2 theta^2 K cannot be inverted to working precision (condition number 2.5e+293)`)
 	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
-	sys, err := discrete.NewSystem([]*discrete.Mass{bob}, []discrete.Spring{{Name: "s", A: 0, B: discrete.Anchored, Anchor: [2]float64{0, 1}, K: 1e300}},
+	// A zero-length spring (isotropic): its M + h^2 theta^2 K is well
+	// conditioned, but K h theta v overflows.
+	sys, err := discrete.NewSystem([]*discrete.Mass{bob}, []discrete.Spring{{Name: "s", A: 0, B: discrete.Anchored, Anchor: bob.X, K: 1e300}},
 		[]discrete.Contact{{Name: "floor", Obstacle: floor}})
 	require.NoError(t, err)
 	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Points: sys})

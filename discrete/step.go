@@ -201,7 +201,7 @@ func (s *System) Prepare(h, theta float64) error {
 		}
 		var inv mat.SymDense
 		if err := ch.InverseTo(&inv); err != nil {
-			return fmt.Errorf("discrete: the masses of %q: %w", s.Masses[c.masses[0]].Name, err)
+			return fmt.Errorf("discrete: the masses of %q: M + h theta C + h^2 theta^2 K cannot be inverted to working precision (condition number %.2g): stiffnesses or dashpots far beyond the masses' scale at this h; give them of one scale", s.Masses[c.masses[0]].Name, ch.Cond())
 		}
 		c.w = make([]float64, n*n)
 		for i := range n {
