@@ -209,3 +209,22 @@ func TestHostileValues(t *testing.T) {
 	require.ErrorContains(t, err, `mass "bob" at t = 0 s: its free velocity is`)
 	require.ErrorContains(t, err, "overflows the step's arithmetic")
 }
+
+// TestTwoMassesOneContact: two masses of one contact, dropped from 1 cm
+// and 2 cm onto a floor (the shock law), each lands and rests on it at its
+// own place: each unit acts on its own mass.
+func TestTwoMassesOneContact(t *testing.T) {
+	a := &discrete.Mass{Name: "a", M: 1, X: [2]float64{-0.5, 0.01}, Gravity: [2]float64{0, -9.81}}
+	b := &discrete.Mass{Name: "b", M: 3, X: [2]float64{0.5, 0.02}, Gravity: [2]float64{0, -9.81}}
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	sys, err := discrete.NewSystem([]*discrete.Mass{a, b}, nil, []discrete.Contact{{Name: "floor", Obstacle: floor, Mu: 0.3, Law: contact.Shock}})
+	require.NoError(t, err)
+	sim := simulate(t, sys, 1e-4, 0.5, 2000, nil)
+	for _, m := range []*discrete.Mass{a, b} {
+		assert.InDelta(t, 0, m.X[1], 1e-4, "%s on the floor", m.Name)
+		assert.InDelta(t, 0, m.V[1], 1e-9, "%s at rest", m.Name)
+	}
+	f, closed := sim.PointForces()
+	assert.Equal(t, []int{2}, closed)
+	assert.InEpsilon(t, 4*9.81, f[0][1], 1e-9, "the floor carries both")
+}
