@@ -13,7 +13,8 @@ import (
 
 // TestMulVec2To: the fused product of K and M (one pattern) and the two
 // passes over matrices of different patterns give sparse's own products,
-// and the fused one MulVecTo's to the bit.
+// and the fused one MulVecTo's to the bit, rows of any lengths and an odd
+// count of them included (the fused product walks rows in pairs).
 func TestMulVec2To(t *testing.T) {
 	m, err := mesh.Rectangle([2]float64{}, 1, 0.5, 6, 3, mesh.Q8)
 	require.NoError(t, err)
@@ -36,13 +37,26 @@ func TestMulVec2To(t *testing.T) {
 	}
 	other, err := dense.Matrix()
 	require.NoError(t, err)
+	odd := csr.NewEntries(7, n) // 7 rows of 1 to 7 entries
+	for i := range 7 {
+		for j := 0; j <= (i*3)%7; j++ {
+			odd.Set(i, (i+5*j)%n, rng.NormFloat64())
+		}
+	}
+	A, err := odd.Matrix()
+	require.NoError(t, err)
+	B := csr.New(7, n, A.Indptr, A.Ind, make([]float64, len(A.Data)))
+	for k := range B.Data {
+		B.Data[k] = rng.NormFloat64()
+	}
 	for _, tc := range []struct {
 		name string
 		A, B *csr.Matrix
-	}{{"one pattern", K, M}, {"two patterns", K, other}} {
-		a, b := make([]float64, n), make([]float64, n)
+	}{{"one pattern", K, M}, {"two patterns", K, other}, {"odd rows", A, B}} {
+		r := tc.A.Rows()
+		a, b := make([]float64, r), make([]float64, r)
 		MulVec2To(a, b, tc.A, tc.B, x)
-		wa, wb := make([]float64, n), make([]float64, n)
+		wa, wb := make([]float64, r), make([]float64, r)
 		MulVecTo(wa, tc.A, x)
 		MulVecTo(wb, tc.B, x)
 		assert.Equal(t, wa, a, tc.name)
@@ -50,4 +64,5 @@ func TestMulVec2To(t *testing.T) {
 		assert.InDeltaSlice(t, mulVec(tc.B, x), b, 1e-9*float64(n), tc.name)
 	}
 	assert.True(t, samePattern(K, M))
+	assert.True(t, samePattern(A, B))
 }

@@ -20,8 +20,8 @@ func (b box) contains(x [2]float64) bool {
 func boxOf(pts ...[2]float64) box {
 	b := box{pts[0], pts[0]}
 	for _, p := range pts[1:] {
-		b.lo[0], b.lo[1] = math.Min(b.lo[0], p[0]), math.Min(b.lo[1], p[1])
-		b.hi[0], b.hi[1] = math.Max(b.hi[0], p[0]), math.Max(b.hi[1], p[1])
+		b.lo[0], b.lo[1] = min(b.lo[0], p[0]), min(b.lo[1], p[1])
+		b.hi[0], b.hi[1] = max(b.hi[0], p[0]), max(b.hi[1], p[1])
 	}
 	return b
 }
@@ -59,11 +59,11 @@ func (g *grid) build(boxes []box) {
 	var mean float64
 	for _, b := range boxes {
 		all = boxOf(all.lo, all.hi, b.lo, b.hi)
-		mean += math.Max(b.hi[0]-b.lo[0], b.hi[1]-b.lo[1])
+		mean += max(b.hi[0]-b.lo[0], b.hi[1]-b.lo[1])
 	}
 	mean /= float64(len(boxes))
 	w, h := all.hi[0]-all.lo[0], all.hi[1]-all.lo[1]
-	g.size = math.Max(mean, math.Sqrt(w*h/float64(len(boxes))))
+	g.size = max(mean, math.Sqrt(w*h/float64(len(boxes))))
 	if !(g.size > 0) {
 		g.size = 1
 	}

@@ -104,7 +104,7 @@ func (p *Pair) Check() error {
 func (p *Pair) defaultAlert() float64 {
 	a := alertLimit(p.Candidate, p.Antagonist)
 	for _, e := range p.Candidate.edges {
-		a = math.Min(a, p.Candidate.Mesh.EdgeLength(e)/2)
+		a = min(a, p.Candidate.Mesh.EdgeLength(e)/2)
 	}
 	return a
 }
@@ -119,10 +119,10 @@ func alertLimit(sides ...*Side) float64 {
 		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 		for _, x := range s.Mesh.Nodes {
 			for k := range 2 {
-				lo[k], hi[k] = math.Min(lo[k], x[k]), math.Max(hi[k], x[k])
+				lo[k], hi[k] = min(lo[k], x[k]), max(hi[k], x[k])
 			}
 		}
-		limit = math.Min(limit, math.Min(hi[0]-lo[0], hi[1]-lo[1])/2)
+		limit = min(limit, min(hi[0]-lo[0], hi[1]-lo[1])/2)
 	}
 	return limit
 }
@@ -407,7 +407,7 @@ func (o *polylineShape) vertex(k, end int) (vertex, int, bool) {
 	case j == last+1:
 		after = 0
 	}
-	l := math.Min(dist(pts[after], pts[after+1]), dist(pts[before], pts[before+1]))
+	l := min(dist(pts[after], pts[after+1]), dist(pts[before], pts[before+1]))
 	return vertex{x: pts[j], n1: o.normal(after), n2: o.normal(before), length: l}, 1 + end, true
 }
 
@@ -483,7 +483,7 @@ func (g *sideShape) findVertex(k, end int) (vertex, int, bool) {
 		return vertex{}, 0, false
 	}
 	c := a.corners[n]
-	l := math.Min(a.chord(g.u, c.in), a.chord(g.u, c.out))
+	l := min(a.chord(g.u, c.in), a.chord(g.u, c.out))
 	// Entry k ends at its second node (the face before it) and starts at
 	// its first (the face after it).
 	return vertex{x: g.X[k][end], n1: n1, n2: n2, length: l}, 2 - end, true
@@ -650,7 +650,7 @@ const smoothTurn = 0.04
 func (s *Side) redundant(direct []*Point, e mesh.Edge, at float64, b int, other *Side, ub []float64) bool {
 	if direct[s.local[e.Nodes[0]]] != nil && direct[s.local[e.Nodes[1]]] != nil && math.Abs(at) < 1 {
 		n1, n2, ok := other.faces(ub, b)
-		if !ok || math.Abs(math.Asin(math.Max(-1, math.Min(1, cross(n1, n2))))) <= smoothTurn && dot(n1, n2) > 0 {
+		if !ok || math.Abs(math.Asin(max(-1, min(1, cross(n1, n2))))) <= smoothTurn && dot(n1, n2) > 0 {
 			return true
 		}
 	}

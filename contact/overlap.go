@@ -88,7 +88,7 @@ func (d *Detector) DepthsTo(dst [][]float64, cfg Config) {
 			g, u := d.gaugeFor(p, &ps, cfg), ps.cand.disp(cfg)
 			out := dst[ps.cand.Body]
 			for _, n := range ps.cand.nodes {
-				out[n] = math.Max(out[n], g.depth(ps.cand.position(u, n)))
+				out[n] = max(out[n], g.depth(ps.cand.position(u, n)))
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (g *gauge) setBody(boundary []mesh.Edge, m *mesh.Mesh, u []float64) {
 	g.lo, g.hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, s := range g.segs {
 		for k := range 2 {
-			g.lo[k], g.hi[k] = math.Min(g.lo[k], s[0][k]), math.Max(g.hi[k], s[0][k])
+			g.lo[k], g.hi[k] = min(g.lo[k], s[0][k]), max(g.hi[k], s[0][k])
 		}
 	}
 	if g.gridded = len(g.segs) > gridSegments; g.gridded {
@@ -195,7 +195,7 @@ func (g *gauge) depth(x [2]float64) float64 {
 	case g.body:
 		return g.bodyDepth(x)
 	case g.disc:
-		return math.Max(0, g.radius-dist(x, g.centre))
+		return max(0, g.radius-dist(x, g.centre))
 	}
 	return g.polylineDepth(x)
 }
@@ -259,7 +259,7 @@ func (g *gauge) polylineDepth(x [2]float64) float64 {
 			u, n = 1, add(n, right((k+1)%(last+1)))
 		case u < 0 || u > 1:
 			// Past a free end: beside the obstacle, not in it.
-			u = math.Max(0, math.Min(1, u))
+			u = max(0, min(1, u))
 			n = [2]float64{}
 		}
 		p := [2]float64{a[0] + u*ex, a[1] + u*ey}
@@ -297,7 +297,7 @@ func (d *Detector) Swept(prev, cfg Config) []Overlap {
 			u0, u1 := ps.cand.disp(prev), ps.cand.disp(cfg)
 			var far float64
 			for _, n := range ps.cand.nodes {
-				far = math.Max(far, dist(ps.cand.position(u0, n), ps.cand.position(u1, n)))
+				far = max(far, dist(ps.cand.position(u0, n), ps.cand.position(u1, n)))
 			}
 			if !(far > p.Alert) {
 				continue

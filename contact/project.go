@@ -49,7 +49,7 @@ func projectSegment(x, a, b [2]float64) projection {
 	ex, ey := b[0]-a[0], b[1]-a[1]
 	l2 := ex*ex + ey*ey
 	raw := ((x[0]-a[0])*ex + (x[1]-a[1])*ey) / l2
-	u := math.Max(0, math.Min(1, raw))
+	u := max(0, min(1, raw))
 	l := math.Sqrt(l2)
 	p := projection{s: 2*u - 1, xa: [2]float64{a[0] + u*ex, a[1] + u*ey}}
 	return finish(x, p, [2]float64{ey / l, -ex / l}, raw < 0 || raw > 1)
@@ -89,7 +89,7 @@ func projectQuadratic(x [2]float64, X *[3][2]float64) projection {
 			if !(df > 0) {
 				return s, false
 			}
-			next := math.Max(-1, math.Min(1, s-f/df))
+			next := max(-1, min(1, s-f/df))
 			if math.Abs(next-s) < 1e-14 {
 				return next, true
 			}

@@ -26,9 +26,9 @@ type segGrid struct {
 func (g *segGrid) build(segs [][2][2]float64, lo, hi [2]float64) {
 	w, h := hi[0]-lo[0], hi[1]-lo[1]
 	g.lo = lo
-	g.cell = math.Max(math.Sqrt(w*h/float64(len(segs))), math.Max(w, h)/1024)
+	g.cell = max(math.Sqrt(w*h/float64(len(segs))), max(w, h)/1024)
 	if !(g.cell > 0) {
-		g.cell = math.Max(math.Max(w, h), 1)
+		g.cell = max(max(w, h), 1)
 	}
 	g.nx, g.ny = int(w/g.cell)+1, int(h/g.cell)+1
 	n := g.nx * g.ny

@@ -111,8 +111,8 @@ func (s *Side) edge(k int) mesh.Edge {
 func diameter(m *mesh.Mesh) float64 {
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, p := range m.Nodes {
-		lo[0], lo[1] = math.Min(lo[0], p[0]), math.Min(lo[1], p[1])
-		hi[0], hi[1] = math.Max(hi[0], p[0]), math.Max(hi[1], p[1])
+		lo[0], lo[1] = min(lo[0], p[0]), min(lo[1], p[1])
+		hi[0], hi[1] = max(hi[0], p[0]), max(hi[1], p[1])
 	}
 	return math.Hypot(hi[0]-lo[0], hi[1]-lo[1])
 }

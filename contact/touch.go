@@ -96,7 +96,7 @@ func (o *polylineShape) touches(dst []Touch, i int, d Disc) []Touch {
 func (a *Side) Touches(dst []Touch, discs []Disc, cfg Config) []Touch {
 	var reach float64
 	for _, d := range discs {
-		reach = math.Max(reach, d.Alert+d.R)
+		reach = max(reach, d.Alert+d.R)
 	}
 	w := &passWork{}
 	ant := a.geometry(cfg, reach, w)

@@ -132,7 +132,7 @@ func vertexFrame(x [2]float64, v vertex, cand [][2]float64) (n [2]float64, g flo
 	switch {
 	case convex && inCone && dist > 1e-9*v.length:
 		return [2]float64{d[0] / dist, d[1] / dist}, dist, 0
-	case convex && dist <= zone && math.Max(g1, g2) <= zone && len(cand) > 0:
+	case convex && dist <= zone && max(g1, g2) <= zone && len(cand) > 0:
 		o1, o2 := opposition(v.n1, cand), opposition(v.n2, cand)
 		if o1 > o2+1e-9 || (o1 >= o2-1e-9 && g1 >= g2) {
 			return v.n1, g1, 1
@@ -149,7 +149,7 @@ func vertexFrame(x [2]float64, v vertex, cand [][2]float64) (n [2]float64, g flo
 func opposition(n [2]float64, cand [][2]float64) float64 {
 	best := math.Inf(-1)
 	for _, m := range cand {
-		best = math.Max(best, -dot(n, m))
+		best = max(best, -dot(n, m))
 	}
 	return best
 }

@@ -29,7 +29,7 @@ func (s *System) Detect(base int, cfg contact.Config) ([]contact.Unit, float64, 
 			return nil, 0, fmt.Errorf("point contact %q: %w", c.Name, err)
 		}
 		for _, t := range s.touches {
-			minGap = math.Min(minGap, t.Gap)
+			minGap = min(minGap, t.Gap)
 			units = append(units, s.unit(base, ci, c.Masses[t.Disc], t, cfg))
 		}
 	}
@@ -51,7 +51,7 @@ func (c *Contact) touches(dst []contact.Touch, discs []contact.Disc, cfg contact
 func (s *System) alert(c *Contact, m *Mass) float64 {
 	a := math.Hypot(m.Gravity[0]+m.Force[0]/m.M, m.Gravity[1]+m.Force[1]/m.M)
 	reach := 2 * (s.h*math.Hypot(m.V[0], m.V[1]) + s.h*s.h*a)
-	return math.Max(c.Alert, reach)
+	return max(c.Alert, reach)
 }
 
 // unit is mass i's unit of touch t with contact ci: +n, +t on the mass's
@@ -94,5 +94,5 @@ func (s *System) ContactOf(k contact.Key) Contact { return s.contacts[k.Pair] }
 // Size is the length a unit's penetration is measured against: the mass's
 // radius, or for a point its contact's alert distance.
 func (s *System) Size(k contact.Key) float64 {
-	return math.Max(s.Masses[k.Node].Radius, s.contacts[k.Pair].Alert)
+	return max(s.Masses[k.Node].Radius, s.contacts[k.Pair].Alert)
 }

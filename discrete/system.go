@@ -67,7 +67,7 @@ func (c *Contact) alert() float64 {
 	if c.Side != nil {
 		shortest := math.Inf(1)
 		for _, e := range c.Side.Edges() {
-			shortest = math.Min(shortest, c.Side.Mesh.EdgeLength(e))
+			shortest = min(shortest, c.Side.Mesh.EdgeLength(e))
 		}
 		return shortest / 2
 	}
@@ -77,8 +77,8 @@ func (c *Contact) alert() float64 {
 	}
 	lo, hi := o.Points[0], o.Points[0]
 	for _, p := range o.Points {
-		lo = [2]float64{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
-		hi = [2]float64{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
+		lo = [2]float64{min(lo[0], p[0]), min(lo[1], p[1])}
+		hi = [2]float64{max(hi[0], p[0]), max(hi[1], p[1])}
 	}
 	return 1e-3 * math.Hypot(hi[0]-lo[0], hi[1]-lo[1])
 }
@@ -215,7 +215,7 @@ func checkMatrix(k [2][2]float64) error {
 	if !finite(k[0][0], k[0][1], k[1][0], k[1][1]) {
 		return fmt.Errorf("stiffness matrix %v: expected finite numbers", k)
 	}
-	scale := math.Max(math.Abs(k[0][0]), math.Abs(k[1][1])) + math.Abs(k[0][1])
+	scale := max(math.Abs(k[0][0]), math.Abs(k[1][1])) + math.Abs(k[0][1])
 	if math.Abs(k[0][1]-k[1][0]) > 1e-12*scale {
 		return fmt.Errorf("stiffness matrix %v is not symmetric (%g against %g): a spring's stiffness is", k, k[0][1], k[1][0])
 	}

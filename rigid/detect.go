@@ -171,7 +171,7 @@ func (s *System) place() {
 	reach := 0.0
 	for i := range s.Bodies {
 		s.placeItem(i)
-		reach = math.Max(reach, w.hi[i][0]-w.lo[i][0])
+		reach = max(reach, w.hi[i][0]-w.lo[i][0])
 	}
 	if p := s.period; p[1] > p[0] {
 		l := p[1] - p[0]
@@ -210,7 +210,7 @@ func (s *System) placeItem(k int) {
 	}
 	for _, x := range v {
 		for c := range 2 {
-			lo[c], hi[c] = math.Min(lo[c], x[c]), math.Max(hi[c], x[c])
+			lo[c], hi[c] = min(lo[c], x[c]), max(hi[c], x[c])
 		}
 	}
 	a := s.alert / 2
@@ -232,7 +232,7 @@ func (s *System) broad(out [][2]int) [][2]int {
 	}
 	size := make([]float64, n)
 	for i := range size {
-		size[i] = math.Max(w.hi[i][0]-w.lo[i][0], w.hi[i][1]-w.lo[i][1])
+		size[i] = max(w.hi[i][0]-w.lo[i][0], w.hi[i][1]-w.lo[i][1])
 	}
 	sorted := slices.Clone(size)
 	slices.Sort(sorted)
@@ -245,9 +245,9 @@ func (s *System) broad(out [][2]int) [][2]int {
 			w.big = append(w.big, i)
 			continue
 		}
-		cell = math.Max(cell, sz)
+		cell = max(cell, sz)
 		for c := range 2 {
-			lo[c], hi[c] = math.Min(lo[c], w.lo[i][c]), math.Max(hi[c], w.lo[i][c])
+			lo[c], hi[c] = min(lo[c], w.lo[i][c]), max(hi[c], w.lo[i][c])
 		}
 	}
 	add := func(i, j int) {
@@ -446,5 +446,5 @@ func (s *System) RuleOfUnit(k contact.Key) Rule {
 // Size is the smaller radius of a unit's two bodies: the length to which
 // the positional law relates the penetration it pushes out in a step.
 func (s *System) Size(k contact.Key) float64 {
-	return math.Min(s.Bodies[k.A].Shape.Radius(), s.Bodies[k.B].Shape.Radius())
+	return min(s.Bodies[k.A].Shape.Radius(), s.Bodies[k.B].Shape.Radius())
 }

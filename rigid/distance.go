@@ -20,13 +20,13 @@ func Distance(a, b *Body) float64 {
 	}
 	_, sa := maxSeparation(va, vb)
 	_, sb := maxSeparation(vb, va)
-	if sep := math.Max(sa, sb); sep <= 0 {
+	if sep := max(sa, sb); sep <= 0 {
 		return sep
 	}
 	d := math.Inf(1)
 	for _, pair := range [2][2][][2]float64{{va, vb}, {vb, va}} {
 		for _, p := range pair[0] {
-			d = math.Min(d, pointPolygon(p, pair[1]))
+			d = min(d, pointPolygon(p, pair[1]))
 		}
 	}
 	return d
@@ -44,8 +44,8 @@ func pointPolygon(p [2]float64, B [][2]float64) float64 {
 	d := math.Inf(1)
 	for i, p1 := range B {
 		e := sub(B[(i+1)%len(B)], p1)
-		s := math.Max(0, math.Min(1, dot(sub(p, p1), e)/dot(e, e)))
-		d = math.Min(d, math.Hypot(p[0]-p1[0]-s*e[0], p[1]-p1[1]-s*e[1]))
+		s := max(0, min(1, dot(sub(p, p1), e)/dot(e, e)))
+		d = min(d, math.Hypot(p[0]-p1[0]-s*e[0], p[1]-p1[1]-s*e[1]))
 	}
 	return d
 }

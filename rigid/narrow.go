@@ -40,7 +40,7 @@ func maxSeparation(P, Q [][2]float64, only ...int) (edge int, sep float64) {
 		n := outward(p1, P[(i+1)%len(P)])
 		s := math.Inf(1)
 		for _, q := range Q {
-			s = math.Min(s, dot(sub(q, p1), n))
+			s = min(s, dot(sub(q, p1), n))
 		}
 		if s > sep {
 			edge, sep = i, s
@@ -92,7 +92,7 @@ func polyPoly(out []touch, a, b int, A, B [][2]float64, alert, tie float64, surf
 	lo, hi := 0.0, 1.0
 	if ds := s2 - s1; math.Abs(ds) > 1e-12*L {
 		la, lb := -s1/ds, (L-s1)/ds
-		lo, hi = math.Max(lo, math.Min(la, lb)), math.Min(hi, math.Max(la, lb))
+		lo, hi = max(lo, min(la, lb)), min(hi, max(la, lb))
 	} else if s1 < 0 || s1 > L {
 		return out
 	}
@@ -149,7 +149,7 @@ func diskPoly(out []touch, a, b int, c [2]float64, r float64, B [][2]float64, al
 		for i, p1 := range B {
 			p2 := B[(i+1)%len(B)]
 			d := sub(p2, p1)
-			s := math.Max(0, math.Min(1, dot(sub(c, p1), d)/dot(d, d)))
+			s := max(0, min(1, dot(sub(c, p1), d)/dot(d, d)))
 			q := [2]float64{p1[0] + s*d[0], p1[1] + s*d[1]}
 			if l := math.Hypot(c[0]-q[0], c[1]-q[1]); l < dist {
 				dist, x, edge = l, q, i

@@ -89,7 +89,7 @@ func NewPolygon(vertices [][2]float64) (*Polygon, [2]float64, error) {
 	size := 0.0
 	for i, v := range vertices {
 		local[i] = [2]float64{v[0] - c[0], v[1] - c[1]}
-		size = math.Max(size, math.Hypot(local[i][0], local[i][1]))
+		size = max(size, math.Hypot(local[i][0], local[i][1]))
 	}
 	for i := range local {
 		u, v, w := local[(i+n-1)%n], local[i], local[(i+1)%n]

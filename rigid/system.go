@@ -99,7 +99,7 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 			list = append(list, b.Group)
 		}
 		s.group = append(s.group, groups[b.Group])
-		minR = math.Min(minR, b.Shape.Radius())
+		minR = min(minR, b.Shape.Radius())
 	}
 	for k, r := range rules {
 		if !(r.Mu >= 0) || math.IsInf(r.Mu, 0) {
@@ -153,11 +153,11 @@ func (s *System) SetPeriod(x0, x1 float64) error {
 		if vs := b.Vertices(nil); b.Driven() && len(vs) > 0 {
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, v := range vs {
-				lo, hi = math.Min(lo, v[0]), math.Max(hi, v[0])
+				lo, hi = min(lo, v[0]), max(hi, v[0])
 			}
 			w = hi - lo
 		}
-		big = math.Max(big, w)
+		big = max(big, w)
 	}
 	if !(x1-x0 >= big*(1-1e-12)) || math.IsInf(x1-x0, 0) || math.IsNaN(x0) {
 		return fmt.Errorf("rigid bodies: period [%g, %g]: expected a finite cell at least as wide as the largest body (%.3g m across)", x0, x1, big)

@@ -197,7 +197,7 @@ func WriteProblem(path, name string, p *Problem) error {
 	n := p.W.Contacts()
 	q := append([]float64(nil), p.Q...)
 	for a := 0; a < n; a++ {
-		q[2*a] = math.Min(q[2*a]+p.shift(a), math.MaxFloat64)
+		q[2*a] = min(q[2*a]+p.shift(a), math.MaxFloat64)
 	}
 	f := File{N: n, Name: name, Q: q, Mu: p.Mu}
 	entries := triplets(p.W)

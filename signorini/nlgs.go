@@ -296,7 +296,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		// make a round-off change look large. It is compared in squares: two
 		// square roots and a division cost a sixth of a sweep over two
 		// contacts.
-		s2 := math.Max(norm, qq)
+		s2 := max(norm, qq)
 		if s2 <= tiny*tiny {
 			s2 = 1
 		}
@@ -419,13 +419,13 @@ func Residual(p *Problem, r, u []float64) float64 {
 		uu += ua[0]*ua[0] + ua[1]*ua[1]
 		qq += p.Q[2*a]*p.Q[2*a] + p.Q[2*a+1]*p.Q[2*a+1]
 	}
-	return math.Sqrt(res2) / scaleOf(math.Sqrt(math.Max(rr, math.Max(uu, qq))))
+	return math.Sqrt(res2) / scaleOf(math.Sqrt(max(rr, max(uu, qq))))
 }
 
 // relativeChange is the change of r over a sweep relative to
 // max(||r||, ||q||), from their squares.
 func relativeChange(change, norm, qq float64) float64 {
-	return math.Sqrt(change) / scaleOf(math.Sqrt(math.Max(norm, qq)))
+	return math.Sqrt(change) / scaleOf(math.Sqrt(max(norm, qq)))
 }
 
 // tiny is the round-off level below which a norm does not scale.

@@ -227,7 +227,7 @@ func hyperOf(mat element.Elastic, law element.Law, d element.Dilatation) element
 func symmetric(A *csr.Matrix) error {
 	var big float64
 	for _, v := range A.Data {
-		big = math.Max(big, math.Abs(v))
+		big = max(big, math.Abs(v))
 	}
 	for i := range A.Rows() {
 		for k := A.Indptr[i]; k < A.Indptr[i+1]; k++ {
@@ -270,7 +270,7 @@ func (b *Body) Force(dst []float64, t float64) error {
 		}
 	}
 	if b.Ramp > 0 && t < b.Ramp {
-		f := math.Max(t, 0) / b.Ramp
+		f := max(t, 0) / b.Ramp
 		for i := range dst {
 			dst[i] *= f
 		}

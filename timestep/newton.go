@@ -107,13 +107,13 @@ func roundOff(b *Body) float64 {
 	for i := range raw.Rows() {
 		for e := raw.Indptr[i]; e < raw.Indptr[i+1]; e++ {
 			if raw.Ind[e] == i {
-				kmax = math.Max(kmax, raw.Data[e])
+				kmax = max(kmax, raw.Data[e])
 			}
 		}
 	}
 	var xmax float64
 	for _, x := range b.Space.Mesh.Nodes {
-		xmax = math.Max(xmax, math.Max(math.Abs(x[0]), math.Abs(x[1])))
+		xmax = max(xmax, max(math.Abs(x[0]), math.Abs(x[1])))
 	}
 	return kmax * xmax * 0x1p-52
 }
@@ -141,7 +141,7 @@ func (st *state) beginHyper(h, th, t float64) error {
 	hs.scale = 0
 	for i := range st.rhs {
 		st.rhs[i] = h * (th*st.f1[i] + (1-th)*st.f0[i]) // h f_theta
-		hs.scale = math.Max(hs.scale, math.Max(math.Abs(st.rhs[i]), math.Max(h*math.Abs(hs.fint0[i]), math.Abs(st.mv0[i]))))
+		hs.scale = max(hs.scale, max(math.Abs(st.rhs[i]), max(h*math.Abs(hs.fint0[i]), math.Abs(st.mv0[i]))))
 	}
 	copy(hs.v1, b.V)
 	hs.iters, hs.t, hs.factors = 0, t+h, 0
@@ -151,7 +151,7 @@ func (st *state) beginHyper(h, th, t float64) error {
 	}
 	hs.resid = 0
 	for _, r := range hs.res {
-		hs.resid = math.Max(hs.resid, math.Abs(r))
+		hs.resid = max(hs.resid, math.Abs(r))
 	}
 	return st.linearize(h, th)
 }
@@ -303,10 +303,10 @@ func (st *state) advanceHyper(h, th float64) (bool, error) {
 	}
 	scale, resid := hs.scale, 0.0
 	for i, r := range hs.res {
-		scale = math.Max(scale, math.Abs(st.r[i]))
-		resid = math.Max(resid, math.Abs(r-st.r[i]))
+		scale = max(scale, math.Abs(st.r[i]))
+		resid = max(resid, math.Abs(r-st.r[i]))
 	}
-	if resid <= math.Max(newtonTol*scale, h*hs.floor) {
+	if resid <= max(newtonTol*scale, h*hs.floor) {
 		return true, nil
 	}
 	if hs.iters >= maxNewton {

@@ -535,12 +535,12 @@ func (s *Simulation) detect(k *step) error {
 			k.units = append(k.units, units...)
 		}
 		k.from = append(k.from, len(k.units))
-		k.stats.MinGap = math.Min(k.stats.MinGap, minGap)
+		k.stats.MinGap = min(k.stats.MinGap, minGap)
 	}
 	s.work.from = k.from
 	k.stats.Units = len(k.units)
 	if k.stats.Step == 1 {
-		s.InitialPenetration = math.Max(0, -k.stats.MinGap)
+		s.InitialPenetration = max(0, -k.stats.MinGap)
 	}
 	return nil
 }
@@ -840,9 +840,9 @@ func (s *Simulation) lawOf(a int, u *contact.Unit) unitLaw { return s.sourceOf(a
 // for a unit of gap g and normal velocity u0 at the start of the step.
 func positionalShift(g, u0, h, th, reach float64) float64 {
 	if g < 0 {
-		return math.Max(g, -reach)/h + (1-th)*u0
+		return max(g, -reach)/h + (1-th)*u0
 	}
-	return math.Max(g/h+(1-th)*u0, (1-th)*u0/th)
+	return max(g/h+(1-th)*u0, (1-th)*u0/th)
 }
 
 // shockShift is the shift s of the Shock law, U_N,end + e U_N,start + s >=
@@ -854,7 +854,7 @@ func positionalShift(g, u0, h, th, reach float64) float64 {
 // positive work. The shift makes U_N,theta = 0 instead, the positional
 // law's second bound (design.md section 6).
 func shockShift(u0, th, e float64) float64 {
-	return math.Max(0, ((1-th)/th-e)*u0)
+	return max(0, ((1-th)/th-e)*u0)
 }
 
 // pushReach is the most of a penetration, relative to the unit's length,

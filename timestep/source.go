@@ -60,7 +60,7 @@ func (p pairSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) 
 	units, points, err := p.det.Detect(cfg)
 	minGap := math.Inf(1)
 	for _, pt := range points {
-		minGap = math.Min(minGap, pt.Gap)
+		minGap = min(minGap, pt.Gap)
 	}
 	return units, minGap, err
 }

@@ -22,7 +22,7 @@ func (r rigidSource) detect(cfg contact.Config) ([]contact.Unit, float64, error)
 	units, err := r.sys.Detect(r.base)
 	minGap := math.Inf(1)
 	for _, u := range units {
-		minGap = math.Min(minGap, u.Gap)
+		minGap = min(minGap, u.Gap)
 	}
 	return units, minGap, err
 }
