@@ -45,10 +45,12 @@ func TestPointImpact(t *testing.T) {
 					want := analytic.PointImpact(uN, uT, nu)
 					require.InDelta(t, want[0], p.V[1], 1e-6*speed, "normal velocity after")
 					require.InDelta(t, want[1], p.V[0], 1e-6*speed, "tangential velocity after")
-					// The shock law acts on velocities alone: it stops the
-					// body where the step's end finds it, up to a step's
-					// travel inside.
-					depth := 1e-9
+					// The positional law stops the body at its slop
+					// (1e-5 of the radius) from the floor; the shock law
+					// acts on velocities alone: it stops the body where
+					// the step's end finds it, up to a step's travel
+					// inside.
+					depth := 1.001e-5 * r
 					if law == contact.Shock {
 						depth = h * -uN
 					}

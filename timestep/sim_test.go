@@ -365,3 +365,13 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	assert.Equal(t, v[0], v[1])
 	assert.Equal(t, friction[0], friction[1])
 }
+
+// TestSlack: the positional law acts on the gap less the slop towards
+// zero, zero within it, and keeps its sign outside.
+func TestSlack(t *testing.T) {
+	for _, tc := range []struct{ g, want float64 }{
+		{-3e-5, -2e-5}, {-1e-5, 0}, {-4e-6, 0}, {0, 0}, {4e-6, 0}, {1e-5, 0}, {3e-5, 2e-5},
+	} {
+		assert.InDelta(t, tc.want, slack(tc.g, 1e-5), 1e-20, "gap %g", tc.g)
+	}
+}

@@ -92,6 +92,9 @@ func (p pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) (
 
 func (p pairSource) law(u *contact.Unit) unitLaw {
 	pair := p.det.Pairs[u.Key.Pair]
+	// No slop: a finite-element unit's gap is measured again about the
+	// predicted end where the step leaves it deep, and a slop there moved
+	// the colliding blocks' exit velocity by up to 0.03 m/s (T6, pairing).
 	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness}
 	if u.Key.Reverse {
 		ul.reach = 0 // found already inside: held, see contact.Detect
