@@ -2,54 +2,25 @@ package explore
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/piles"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/scene"
 )
 
-// hexDeposit is rows of equal disks (radius r, m per even row, m-1 per odd
-// one) stacked in the triangular packing on a floor between two walls: at
-// rest, every disk above the first row on two below, the forces
+// hexDeposit is piles.Hex's rows of disks of radius 1 cm, shock law, mu
+// 0.3: at rest, every disk above the first row on two below, the forces
 // indeterminate at every grain.
 func hexDeposit(tb testing.TB, m, rows int) *rigid.System {
 	const r = 0.01
-	w := 2 * r * float64(m)
-	var bodies []*rigid.Body
-	wall := func(name string, sw, sh, x, y float64) {
-		shape, err := rigid.Rectangle(sw, sh)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		b, err := rigid.NewBody(name, shape, [2]float64{x, y}, 0)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		b.Motion = contact.Fixed{}
-		bodies = append(bodies, b)
-	}
-	h := 2 * r * float64(rows)
-	wall("floor", w+0.2, 0.1, w/2, -0.05)
-	wall("left", 0.1, h, -0.05, h/2)
-	wall("right", 0.1, h, w+0.05, h/2)
-	for i := range rows {
-		n, x0 := m, r
-		if i%2 == 1 {
-			n, x0 = m-1, 2*r
-		}
-		for k := range n {
-			b, err := rigid.NewBody(fmt.Sprintf("d%d_%d", i, k), rigid.Disk{R: r}, [2]float64{x0 + 2*r*float64(k), r + math.Sqrt(3)*r*float64(i)}, 2600)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			b.Gravity = [2]float64{0, -9.81}
-			bodies = append(bodies, b)
-		}
+	bodies, err := piles.Hex(m, rows, r, nil)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	sys, err := rigid.NewSystem(bodies, []rigid.Rule{{Mu: 0.3, Law: contact.Shock}}, r/2)
 	if err != nil {
