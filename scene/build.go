@@ -97,8 +97,10 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 // onProblem (may be nil) is passed on as SimOptions.OnProblem.
 func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) error) (*timestep.Simulation, error) {
 	s := m.Scene
-	order := map[string]signorini.Order{"": signorini.Natural, "natural": signorini.Natural,
-		"alternating": signorini.Alternating, "random": signorini.Random}[s.Solver.Order]
+	order, err := signorini.ParseOrder(s.Solver.Order)
+	if err != nil {
+		return nil, fmt.Errorf("[solver]: %w", err)
+	}
 	change := -1.0
 	if s.Solver.ChangeTolerance != nil {
 		change = *s.Solver.ChangeTolerance

@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -456,10 +457,8 @@ func (v Solver) check() error {
 	case v.Relaxation != 0 && !(v.Relaxation > 0 && v.Relaxation < 2):
 		return bad("[solver]", "relaxation", v.Relaxation, "expected a value in (0, 2)")
 	}
-	switch v.Order {
-	case "", "natural", "alternating", "random":
-	default:
-		return bad("[solver]", "order", fmt.Sprintf("%q", v.Order), "expected natural, alternating or random")
+	if _, err := signorini.ParseOrder(v.Order); err != nil {
+		return bad("[solver]", "order", fmt.Sprintf("%q", v.Order), "expected natural, alternating, random or coloured")
 	}
 	if v.Measure != "" && v.Measure != "residual" && v.Measure != "velocity" {
 		return bad("[solver]", "measure", fmt.Sprintf("%q", v.Measure), "expected residual or velocity")

@@ -52,6 +52,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"tolerance 0", minimal + "[solver]\ntolerance = 0.0\n", "[solver]: tolerance = 0: expected a positive tolerance"},
 		{"newton", minimal + "[solver]\nnewton = \"quasi\"\n", `[solver]: newton = "quasi": expected full or modified`},
 		{"measure", minimal + "[solver]\nmeasure = \"quad\"\n", `[solver]: measure = "quad": expected residual or velocity`},
+		{"order", minimal + "[solver]\norder = \"colored\"\n", `[solver]: order = "colored": expected natural, alternating, random or coloured`},
 		{"every 0", minimal + "[output]\nevery = 0\n", "[output]: every = 0: expected a whole number of steps >= 1"},
 		{"h beyond duration", strings.Replace(minimal, "h = 1e-6", "h = 1e-4", 1), "[time]: duration = 1e-05: shorter than half a step of h = 0.0001 s"},
 		{"flipping damping", minimal + "damping = { alpha = 1e12 }\n", `body "b": damping.alpha = 1e+12: alpha h (1 - theta) = 5e+05 > 1 makes velocities change sign every step: use alpha < 2e+06, or theta = 1`},

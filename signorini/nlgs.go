@@ -59,7 +59,30 @@ const (
 	// contacts cyclically in it: the "random order" modality of [M04]
 	// section 3.1.
 	Shuffled
+	// Coloured visits the contacts colour by colour, a colour being a set
+	// of contacts no two of which W couples (greedy, in contact order), so
+	// that a colour's updates are independent: with GOMAXPROCS > 1 the
+	// cores share each colour. The iterates, the sweeps and the result are
+	// the same on any number of cores. It needs a BlockSparse W (others
+	// are swept in natural order).
+	Coloured
 )
+
+// ParseOrder reads an order by its name: natural (or empty), alternating,
+// random or coloured.
+func ParseOrder(s string) (Order, error) {
+	switch s {
+	case "", "natural":
+		return Natural, nil
+	case "alternating":
+		return Alternating, nil
+	case "random":
+		return Random, nil
+	case "coloured":
+		return Coloured, nil
+	}
+	return 0, fmt.Errorf("order %q: expected natural, alternating, random or coloured", s)
+}
 
 // Start is the initial guess of the impulses.
 type Start int
@@ -112,6 +135,10 @@ type Options struct {
 	// Progress, when set, is called with the sweep count every 100
 	// sweeps: a long solve can say that it is alive.
 	Progress func(sweeps int)
+
+	// colours are the bounds of the colours of a problem numbered colour
+	// by colour (Coloured), set by NLGS itself.
+	colours []int
 	// Reuse is a result whose storage NLGS fills and returns instead of
 	// allocating a new one (a time stepper solving a problem every step).
 	// Warm may be its R: the previous solution as the start.
@@ -129,8 +156,10 @@ type Result struct {
 	// relative to their scale (Measure VelocityChange; 0 otherwise).
 	VelocityChange float64
 
-	diag  [][4]float64 // W's diagonal blocks
-	order []int        // a sweep's order
+	diag    [][4]float64 // W's diagonal blocks
+	order   []int        // a sweep's order
+	chunks  []sweepSums  // a coloured sweep's sums by chunk
+	sweeper sweeper
 }
 
 // resize gives r room for n contacts, zeroed, keeping its storage; R
@@ -229,10 +258,21 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	if w, ok := p.W.(*BlockSparse); ok && opt.Order == Shuffled {
 		return shuffled(p, w, opt, rng, res)
 	}
+	if w, ok := p.W.(*BlockSparse); ok && opt.Order == Coloured && opt.colours == nil {
+		return coloured(p, w, opt, res)
+	}
 	diag := res.diagonal(p.W)
 	var order []int
-	if opt.Order != Natural {
+	if opt.Order != Natural && opt.Order != Coloured {
 		order = res.ordered(n)
+	}
+	// The sweeper lives in res: a coloured sweep's team holds it, which
+	// would otherwise move it to the heap at every solve.
+	sw := &res.sweeper
+	*sw = sweeper{p: p, diag: diag, r: res.R, status: res.Status, omega: omega}
+	if opt.colours != nil {
+		sw.team = newTeam()
+		defer sw.team.stop()
 	}
 	r := res.R
 	var qq float64
@@ -249,31 +289,14 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	res.VelocityChange = 0
 	for sweep := 1; sweep <= maxSweeps; sweep++ {
 		arrange(order, opt.Order, sweep, rng)
-		change, norm = 0, 0
-		var dv2, wr2 float64 // VelocityChange's sums
-		for i := range n {
-			a := i
-			if order != nil {
-				a = order[i]
-			}
-			on, ot := p.W.OffDiag(a, r)
-			rn, rt, st := single(&diag[a], p.Q[2*a]+on, p.Q[2*a+1]+ot, p.shift(a), p.Mu[a])
-			ra := [2]float64{rn, rt}
-			if omega != 1 {
-				ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
-			}
-			d0, d1 := ra[0]-r[2*a], ra[1]-r[2*a+1]
-			change += d0*d0 + d1*d1
-			norm += ra[0]*ra[0] + ra[1]*ra[1]
-			if velocity {
-				w := &diag[a]
-				dn, dt := w[0]*d0+w[1]*d1, w[2]*d0+w[3]*d1
-				vn, vt := w[0]*ra[0]+w[1]*ra[1], w[2]*ra[0]+w[3]*ra[1]
-				dv2, wr2 = dv2+dn*dn+dt*dt, wr2+vn*vn+vt*vt
-			}
-			r[2*a], r[2*a+1] = ra[0], ra[1]
-			res.Status[a] = st
+		var sums sweepSums
+		if opt.colours != nil {
+			sums = sw.coloured(opt.colours, &res.chunks, velocity)
+		} else {
+			sums = sw.sweep(0, n, order, velocity)
 		}
+		change, norm = sums.change, sums.norm
+		dv2, wr2 := sums.dv2, sums.wr2
 		res.Sweeps = sweep
 		if opt.Progress != nil && sweep%100 == 0 {
 			opt.Progress(sweep)
@@ -323,12 +346,20 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 // every sweep streams W in memory order: on 30 000 contacts a sweep in a
 // scattered order costs 2.4 times as much. res holds the initial guess.
 func shuffled(p *Problem, w *BlockSparse, opt Options, rng *rand.Rand, res *Result) (*Result, error) {
-	n := w.Contacts()
-	perm := make([]int, n)
+	perm := make([]int, w.Contacts())
 	for i := range perm {
 		perm[i] = i
 	}
 	arrange(perm, Shuffled, 1, rng)
+	opt.Order = Natural
+	return renumbered(p, w, perm, opt, res)
+}
+
+// renumbered solves p with contact perm[i] as contact i, warm-started from
+// res, in opt's order, and writes the result back into res in p's
+// numbering.
+func renumbered(p *Problem, w *BlockSparse, perm []int, opt Options, res *Result) (*Result, error) {
+	n := w.Contacts()
 	pp := &Problem{W: w.Renumbered(perm), Q: make([]float64, 2*n), Mu: make([]float64, n)}
 	if p.Shift != nil {
 		pp.Shift = make([]float64, n)
@@ -342,7 +373,7 @@ func shuffled(p *Problem, w *BlockSparse, opt Options, rng *rand.Rand, res *Resu
 			pp.Shift[i] = p.Shift[a]
 		}
 	}
-	opt.Order, opt.Start, opt.Warm, opt.Reuse = Natural, Warm, warm, nil
+	opt.Start, opt.Warm, opt.Reuse = Warm, warm, nil
 	out, err := NLGS(pp, opt)
 	if out == nil {
 		return nil, err
@@ -352,7 +383,7 @@ func shuffled(p *Problem, w *BlockSparse, opt Options, rng *rand.Rand, res *Resu
 		res.U[2*a], res.U[2*a+1] = out.U[2*i], out.U[2*i+1]
 		res.Status[a] = out.Status[i]
 	}
-	res.Sweeps, res.Residual, res.Change = out.Sweeps, out.Residual, out.Change
+	res.Sweeps, res.Residual, res.Change, res.VelocityChange = out.Sweeps, out.Residual, out.Change, out.VelocityChange
 	return res, err
 }
 

@@ -21,7 +21,7 @@ func solveCmd(args []string, stdout io.Writer) error {
 	fs.SetOutput(stdout)
 	tol := fs.Float64("tol", 1e-8, "tolerance on the natural-map residual")
 	runs := fs.Int("K", 5, "runs per problem; the time printed is the fastest")
-	order := fs.String("order", "natural", "natural, alternating or random")
+	order := fs.String("order", "natural", "natural, alternating, random or coloured (colour by colour, the colours shared by the cores)")
 	maxSweeps := fs.Int("max-sweeps", 100000, "sweeps before giving up")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: fecontact solve [--tol 1e-8] [-K 5] PROBLEM.json...")
@@ -34,10 +34,9 @@ func solveCmd(args []string, stdout io.Writer) error {
 	if len(files) == 0 {
 		return fmt.Errorf("%w: expected problem files (.json)", errUsage)
 	}
-	orders := map[string]signorini.Order{"natural": signorini.Natural, "alternating": signorini.Alternating, "random": signorini.Random}
-	o, ok := orders[*order]
-	if !ok {
-		return fmt.Errorf("%w: --order %q: expected natural, alternating or random", errUsage, *order)
+	o, err := signorini.ParseOrder(*order)
+	if err != nil {
+		return fmt.Errorf("%w: --%w", errUsage, err)
 	}
 	if *runs < 1 {
 		return fmt.Errorf("%w: -K %d: expected at least 1", errUsage, *runs)

@@ -1,0 +1,220 @@
+package signorini
+
+import (
+	"runtime"
+	"slices"
+	"sync/atomic"
+)
+
+// sweeper updates one contact at a time: the exact single-contact solve
+// with the others' current impulses, relaxed, into r.
+type sweeper struct {
+	p      *Problem
+	diag   [][4]float64
+	r      []float64
+	status []Status
+	omega  float64
+	team   *team // a coloured sweep's cores
+}
+
+// sweepSums are a sweep's sums for the stop tests: the squared change and
+// norm of the impulses, and VelocityChange's squared change of the local
+// velocities through the contacts' own compliance and their scale.
+type sweepSums struct {
+	change, norm, dv2, wr2 float64
+}
+
+// sweep updates contacts order[lo:hi] (lo to hi-1 when order is nil) in
+// turn and returns their sums. The loop is the hot one of a solve: one
+// call per sweep or chunk, none per contact.
+func (s *sweeper) sweep(lo, hi int, order []int, velocity bool) sweepSums {
+	p, diag, r, omega := s.p, s.diag, s.r, s.omega
+	var change, norm, dv2, wr2 float64
+	for i := lo; i < hi; i++ {
+		a := i
+		if order != nil {
+			a = order[i]
+		}
+		on, ot := p.W.OffDiag(a, r)
+		rn, rt, st := single(&diag[a], p.Q[2*a]+on, p.Q[2*a+1]+ot, p.shift(a), p.Mu[a])
+		ra := [2]float64{rn, rt}
+		if omega != 1 {
+			ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
+		}
+		d0, d1 := ra[0]-r[2*a], ra[1]-r[2*a+1]
+		change += d0*d0 + d1*d1
+		norm += ra[0]*ra[0] + ra[1]*ra[1]
+		if velocity {
+			w := &diag[a]
+			dn, dt := w[0]*d0+w[1]*d1, w[2]*d0+w[3]*d1
+			vn, vt := w[0]*ra[0]+w[1]*ra[1], w[2]*ra[0]+w[3]*ra[1]
+			dv2, wr2 = dv2+dn*dn+dt*dt, wr2+vn*vn+vt*vt
+		}
+		r[2*a], r[2*a+1] = ra[0], ra[1]
+		s.status[a] = st
+	}
+	return sweepSums{change, norm, dv2, wr2}
+}
+
+// colourChunk is the number of contacts whose sums a coloured sweep takes
+// together: fixed, so that the sums, and so the stop, do not depend on how
+// many cores share a colour's chunks.
+const colourChunk = 64
+
+// coloured runs one sweep colour by colour, contacts [colours[c],
+// colours[c+1]) being colour c, the chunks of a colour shared by the
+// sweeper's team; the chunks' sums are added in order.
+func (s *sweeper) coloured(colours []int, chunks *[]sweepSums, velocity bool) sweepSums {
+	sums := (*chunks)[:0]
+	for c := range len(colours) - 1 {
+		lo, hi := colours[c], colours[c+1]
+		first := len(sums)
+		for k := lo; k < hi; k += colourChunk {
+			sums = append(sums, sweepSums{})
+		}
+		part := sums[first:]
+		s.team.run(len(part), func(k int) {
+			part[k] = s.sweep(lo+k*colourChunk, min(lo+(k+1)*colourChunk, hi), nil, velocity)
+		})
+	}
+	*chunks = sums
+	var total sweepSums
+	for _, c := range sums {
+		total.change += c.change
+		total.norm += c.norm
+		total.dv2 += c.dv2
+		total.wr2 += c.wr2
+	}
+	return total
+}
+
+// team is the goroutines that share a coloured solve's colours, one per
+// core but the caller's, kept for the solve: a colour is a phase of a
+// sweep, a few microseconds of work, and the members wait for the next one
+// spinning rather than asleep (a goroutine started or woken per phase cost
+// more than the phase saved).
+type team struct {
+	members int          // besides the caller
+	phase   atomic.Int64 // incremented to start a phase
+	done    atomic.Int64 // members that finished the phase
+	n       int          // the phase's items
+	job     func(k int)  // item k of the phase
+	quit    bool
+}
+
+// newTeam starts a team for the cores there are (nil for one core: run
+// then works alone).
+func newTeam() *team {
+	procs := runtime.GOMAXPROCS(0)
+	if procs == 1 {
+		return nil
+	}
+	t := &team{members: procs - 1}
+	for m := range t.members {
+		go t.member(m + 1)
+	}
+	return t
+}
+
+// run does items 0 to n-1 of a phase, item k by one goroutine, the items
+// split in contiguous parts, the first part the caller's; it returns when
+// all are done.
+func (t *team) run(n int, job func(k int)) {
+	if t == nil || n == 1 {
+		for k := range n {
+			job(k)
+		}
+		return
+	}
+	t.n, t.job = n, job
+	t.done.Store(0)
+	t.phase.Add(1)
+	t.part(0)
+	for spins := 0; t.done.Load() < int64(t.members); spins++ {
+		if spins%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// part does member m's contiguous part of the phase's items.
+func (t *team) part(m int) {
+	per := (t.n + t.members) / (t.members + 1)
+	for k := m * per; k < min((m+1)*per, t.n); k++ {
+		t.job(k)
+	}
+}
+
+func (t *team) member(m int) {
+	var seen int64
+	for {
+		for spins := 0; t.phase.Load() == seen; spins++ {
+			if spins%64 == 63 {
+				runtime.Gosched()
+			}
+		}
+		seen = t.phase.Load()
+		if t.quit {
+			return
+		}
+		t.part(m)
+		t.done.Add(1)
+	}
+}
+
+// stop ends the team's goroutines.
+func (t *team) stop() {
+	if t == nil {
+		return
+	}
+	t.quit = true
+	t.phase.Add(1)
+}
+
+// coloured solves p in Coloured order: it numbers W's contacts colour by
+// colour (colours) and sweeps that problem with the colours' bounds.
+func coloured(p *Problem, w *BlockSparse, opt Options, res *Result) (*Result, error) {
+	perm, bounds := colours(w)
+	opt.colours = bounds
+	return renumbered(p, w, perm, opt, res)
+}
+
+// colours colours W's contacts greedily in contact order, each taking the
+// first colour none of its coupled contacts has, and returns the contacts
+// colour by colour (in contact order within a colour) and the bounds of
+// the colours in that list.
+func colours(w *BlockSparse) (perm, bounds []int) {
+	n := w.Contacts()
+	colour := make([]int, n)
+	var used []bool // by colour, for the contact being coloured
+	ncol := 0
+	for a := range n {
+		clear(used)
+		for _, b := range w.Col[w.Ptr[a]:w.Ptr[a+1]] {
+			if b < a {
+				used[colour[b]] = true
+			}
+		}
+		c := 0
+		for c < len(used) && used[c] {
+			c++
+		}
+		if c == len(used) {
+			used = append(used, false)
+		}
+		colour[a], ncol = c, max(ncol, c+1)
+	}
+	perm = make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return colour[a] - colour[b] })
+	bounds = make([]int, ncol+1)
+	for _, a := range perm {
+		bounds[colour[a]+1]++
+	}
+	for c := range ncol {
+		bounds[c+1] += bounds[c]
+	}
+	return perm, bounds
+}
