@@ -135,14 +135,14 @@ type Options struct {
 	// Progress, when set, is called with the sweep count every 100
 	// sweeps: a long solve can say that it is alive.
 	Progress func(sweeps int)
-
-	// colours are the bounds of the colours of a problem numbered colour
-	// by colour (Coloured), set by NLGS itself.
-	colours []int
 	// Reuse is a result whose storage NLGS fills and returns instead of
 	// allocating a new one (a time stepper solving a problem every step).
 	// Warm may be its R: the previous solution as the start.
 	Reuse *Result
+
+	// colours are the bounds of the colours of a problem numbered colour
+	// by colour (Coloured), set by NLGS itself.
+	colours []int
 }
 
 // Result of NLGS.
