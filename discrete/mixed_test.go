@@ -11,6 +11,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/internal/piles"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
@@ -79,16 +80,8 @@ func TestMassOnElasticBlock(t *testing.T) {
 // law, inelastic): no energy is created and at rest the ground carries the
 // weights of both, the box the mass's, to 0.5 %.
 func TestMassOnRigidBox(t *testing.T) {
-	shape, err := rigid.Rectangle(0.2, 0.1)
+	box, ground, err := piles.BoxOnGround(0.2, 0.1, 1000)
 	require.NoError(t, err)
-	box, err := rigid.NewBody("box", shape, [2]float64{0, 0.05}, 1000)
-	require.NoError(t, err)
-	box.Gravity = [2]float64{0, -9.81}
-	slab, err := rigid.Rectangle(2, 0.2)
-	require.NoError(t, err)
-	ground, err := rigid.NewBody("ground", slab, [2]float64{0, -0.1}, 0)
-	require.NoError(t, err)
-	ground.Motion = contact.Fixed{}
 	rs, err := rigid.NewSystem([]*rigid.Body{box, ground}, []rigid.Rule{{Mu: 0.5, Law: contact.Shock}}, 0.005)
 	require.NoError(t, err)
 	hull := box.Obstacle(0)

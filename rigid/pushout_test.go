@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/piles"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -43,16 +44,8 @@ func TestPushOutReach(t *testing.T) {
 // their node (ContactState.Body), add up on the box to its weight m g,
 // per m of thickness like the rigid bodies' masses.
 func TestRestingForces(t *testing.T) {
-	shape, err := rigid.Rectangle(0.4, 0.2)
+	box, ground, err := piles.BoxOnGround(0.4, 0.2, 2500)
 	require.NoError(t, err)
-	box, err := rigid.NewBody("box", shape, [2]float64{0, 0.1}, 2500)
-	require.NoError(t, err)
-	box.Gravity = [2]float64{0, -9.81}
-	slab, err := rigid.Rectangle(2, 0.2)
-	require.NoError(t, err)
-	ground, err := rigid.NewBody("ground", slab, [2]float64{0, -0.1}, 0)
-	require.NoError(t, err)
-	ground.Motion = contact.Fixed{}
 	sys, err := rigid.NewSystem([]*rigid.Body{ground, box}, []rigid.Rule{{Mu: 0.5}}, 0.01)
 	require.NoError(t, err)
 	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Rigid: sys})

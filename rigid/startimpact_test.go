@@ -55,6 +55,10 @@ func TestPointImpact(t *testing.T) {
 						depth = h * -uN
 					}
 					require.InDelta(t, r, p.Q[1], depth, "on the floor")
+					if law == contact.Positional && gap > 0 {
+						// Arriving from a gap, it stops at the slop.
+						require.InDelta(t, r*(1+1e-5), p.Q[1], 1e-9*r, "at the slop from the floor")
+					}
 				})
 			}
 		}

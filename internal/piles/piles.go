@@ -75,3 +75,26 @@ func EightDigits(v float64) float64 {
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'e', 7, 64), 64)
 	return f
 }
+
+// BoxOnGround is a w x h box of the given density resting under gravity on
+// a fixed ground, a 2 x 0.2 m slab whose top is y = 0: the box's bottom on
+// it, its centre at (0, h/2).
+func BoxOnGround(w, h, density float64) (box, ground *rigid.Body, err error) {
+	shape, err := rigid.Rectangle(w, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	if box, err = rigid.NewBody("box", shape, [2]float64{0, h / 2}, density); err != nil {
+		return nil, nil, err
+	}
+	box.Gravity = [2]float64{0, -9.81}
+	slab, err := rigid.Rectangle(2, 0.2)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ground, err = rigid.NewBody("ground", slab, [2]float64{0, -0.1}, 0); err != nil {
+		return nil, nil, err
+	}
+	ground.Motion = contact.Fixed{}
+	return box, ground, nil
+}
