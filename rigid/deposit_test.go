@@ -63,7 +63,11 @@ func hexPile(tb testing.TB, m, rows int, law contact.Law) *rigid.System {
 //	go test -run '^$' -bench Deposit -benchtime 1x ./rigid/
 func BenchmarkDeposit(b *testing.B) {
 	steps := 100
-	if s, err := strconv.Atoi(os.Getenv("DEPOSIT_STEPS")); err == nil {
+	if env := os.Getenv("DEPOSIT_STEPS"); env != "" {
+		s, err := strconv.Atoi(env)
+		if err != nil || s < 1 {
+			b.Fatalf("DEPOSIT_STEPS=%q: expected a whole number of steps >= 1", env)
+		}
 		steps = s
 	}
 	order, err := signorini.ParseOrder(os.Getenv("DEPOSIT_ORDER"))
