@@ -102,10 +102,11 @@ type team struct {
 	quit    bool
 }
 
-// newTeam starts a team for the cores there are (nil for one core: run
-// then works alone).
+// newTeam starts a team for the cores there are, GOMAXPROCS but no more
+// than the machine has: a spinning member without a core of its own only
+// slows the others (nil for one core: run then works alone).
 func newTeam() *team {
-	procs := runtime.GOMAXPROCS(0)
+	procs := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
 	if procs == 1 {
 		return nil
 	}
