@@ -15,9 +15,12 @@ const (
 	// in, and the law never does positive work on a unit that is not
 	// penetrated. The default, for deformable bodies.
 	Positional Law = iota
-	// Shock is the velocity law U_N,end >= 0 for the units whose gap,
-	// predicted with the free velocity, closes in the step: inelastic
-	// impacts (dissipation index 1), the law of [JM91] sections 6-7.
+	// Shock is the velocity law of [JM91] sections 6-7: inelastic
+	// impacts at dissipation index 1, U_N,end >= -g/h for every unit found
+	// (g its gap at the mid configuration, when positive: a body may close
+	// a gap in the step but not go beyond it; LMGC90's IQS_CLB); with a
+	// restitution, U_N,end + e U_N,start >= 0 for the units whose gap,
+	// predicted with the free velocity, closes in the step.
 	Shock
 )
 

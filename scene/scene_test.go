@@ -550,32 +550,79 @@ func TestWarnings(t *testing.T) {
 	assert.Empty(t, m.Warnings(), "bodies apart, 1 m/s x 10 us per step, c h / dx = 0.32")
 }
 
+// runPillar runs an example of the pillar family, its scene edited by
+// edit (nil: as it is), for the given steps, calling each after every
+// step with the time.
+func runPillar(t *testing.T, name string, edit func(string) string, steps int, each func(tm float64, sys *rigid.System)) *rigid.System {
+	t.Helper()
+	data, err := examples.Scene(name)
+	require.NoError(t, err)
+	src := string(data)
+	if edit != nil {
+		src = edit(src)
+	}
+	sc, err := Decode(strings.NewReader(src), name+"/scene.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	sim, err := m.Simulation()
+	require.NoError(t, err)
+	e0 := sim.TotalEnergy().Balance()
+	for range steps {
+		st, err := sim.Step()
+		require.NoError(t, err)
+		require.LessOrEqual(t, sim.TotalEnergy().Balance()-e0, 1e-9, "step %d: energy created", st.Step)
+		if each != nil {
+			each(st.Time, m.Rigid)
+		}
+	}
+	return m.Rigid
+}
+
 // TestPillarSensitivity runs the pillar and the pillar with one block 1 mm
-// taller for 2 s: [JM91] section 9 says the motion is "visibly altered";
-// here the top blocks end centimetres apart.
+// taller for 3 s: [JM91] section 9 says the motion is "visibly altered";
+// here the top blocks end 29 cm apart.
 func TestPillarSensitivity(t *testing.T) {
 	if testing.Short() {
-		t.Skip("4000 steps of 19 rigid bodies")
+		t.Skip("6000 steps of 19 rigid bodies")
 	}
 	var top [2][3]float64
 	for k, name := range []string{"pillar", "pillar-taller-block"} {
-		data, err := examples.Scene(name)
-		require.NoError(t, err)
-		sc, err := Decode(strings.NewReader(string(data)), name+"/scene.toml")
-		require.NoError(t, err)
-		m, err := sc.Model(Variant{})
-		require.NoError(t, err)
-		sim, err := m.Simulation()
-		require.NoError(t, err)
-		for i := 0; i < 2000; i++ {
-			_, err := sim.Step()
-			require.NoError(t, err)
-		}
-		top[k] = m.Rigid.Bodies[17].Q // block17, the top of the left column
+		sys := runPillar(t, name, nil, 3000, nil)
+		top[k] = sys.Bodies[17].Q // block17, the top of the left column
 	}
 	d := math.Hypot(top[0][0]-top[1][0], top[0][1]-top[1][1])
-	t.Logf("block17 at 2 s: (%.4f, %.4f) and (%.4f, %.4f), %.1f mm apart", top[0][0], top[0][1], top[1][0], top[1][1], 1e3*d)
-	assert.Greater(t, d, 0.05, "1 mm of height moves the top block by more than 5 cm")
+	t.Logf("block17 at 3 s: (%.4f, %.4f) and (%.4f, %.4f), %.1f mm apart", top[0][0], top[0][1], top[1][0], top[1][1], 1e3*d)
+	assert.Greater(t, d, 0.1, "1 mm of height moves the top block by more than 10 cm")
+}
+
+// TestPillarJointAgainstLMGC90: the joint between the two lowest blocks
+// of the pillar opens as in LMGC90 3.0 on the same pillar (IQS_CLB, mu
+// 0.3, h 1 ms, theta 1/2, NLGS to its 'Quad' 1e-6; ../shared/peers/lmgc90/pillar):
+// 125.11 mm at 0.5 s, 137.47 at 0.75 s, 146.26 at 1 s, here to 5 % at
+// the residual 1e-6 (128 to 138 mm at 0.5 s at other tolerances and at h
+// = 0.5 ms). The shock law that let a unit take part only where its gap
+// closed under the free velocity opened it 137, 161 and 177 mm here (and
+// 8.5 and 46 mm by 0.5 and 1 s at the residual 1e-8); friction 0.24 or
+// 0.36, or the ground's amplitude 6 cm instead of 7.5, miss by 9 to 20 %
+// at 0.5 s.
+func TestPillarJointAgainstLMGC90(t *testing.T) {
+	lmgc90 := map[float64]float64{0.5: 0.12511, 0.75: 0.13747, 1: 0.14626}
+	tolerance := func(src string) string {
+		return strings.Replace(src, "[output]", "[solver]\ntolerance = 1e-6\n\n[output]", 1)
+	}
+	seen := 0
+	runPillar(t, "pillar", tolerance, 1000, func(tm float64, sys *rigid.System) {
+		for at, want := range lmgc90 {
+			if math.Abs(tm-at) < 1e-9 {
+				got := rigid.Distance(sys.Bodies[1], sys.Bodies[2])
+				t.Logf("joint at %g s: %.2f mm (LMGC90 %.2f)", at, 1e3*got, 1e3*want)
+				assert.InEpsilon(t, want, got, 0.05, "joint at %g s", at)
+				seen++
+			}
+		}
+	})
+	require.Equal(t, len(lmgc90), seen)
 }
 
 const rigidMinimal = `

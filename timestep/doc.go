@@ -65,7 +65,11 @@
 // 0, so on a unit that is not penetrated the law never does positive work. A
 // unit found penetrated (g < 0) is pushed out on g_m alone, by at most
 // pushReach of its length per step; that work is booked apart
-// (PushOutWork). contact.Shock imposes U_N,end >= 0 on the units whose gap
+// (PushOutWork). contact.Shock, inelastic, imposes U_N,end >= -g_m/h on
+// every unit, g_m the gap at the mid configuration when positive (less the
+// slop for rigid bodies and point masses): a unit closes its gap in the step
+// and stops there, and bodies that fall together stay under the law. With a
+// restitution e it imposes U_N,end + e U_N,start >= 0 on the units whose gap
 // predicted with the free velocity closes in the step, and leaves the others
-// open.
+// open (an allowance would take from the rebound).
 package timestep
