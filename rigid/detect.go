@@ -23,6 +23,7 @@ type detectWork struct {
 	start   []int // cell -> first index in items
 	binned  []int
 	pairs   [][2]int
+	keys    []uint64 // pairs packed for sorting
 	touches []touch
 	entries []contact.Entry
 }
@@ -280,6 +281,12 @@ func (s *System) broad(out [][2]int) [][2]int {
 // are one pair; it keeps the one whose first item is a body.
 func (s *System) canonical(pairs [][2]int) [][2]int {
 	w := &s.det
+	if len(w.items) == len(s.Bodies) && len(s.Bodies) <= 1<<32 {
+		// No images: the items are the bodies, and broad found each pair
+		// once.
+		w.keys = sortPairs(pairs, w.keys)
+		return pairs
+	}
 	type key struct {
 		a, b  int
 		shift float64 // of b relative to a
@@ -294,6 +301,22 @@ func (s *System) canonical(pairs [][2]int) [][2]int {
 			cmp.Compare(math.Abs(w.items[p[0]].shift), math.Abs(w.items[q[0]].shift)))
 	})
 	return slices.CompactFunc(pairs, func(p, q [2]int) bool { return keyOf(p) == keyOf(q) })
+}
+
+// sortPairs sorts pairs of indices below 2^32 (a System's bodies) by
+// packing each into one integer, keys being storage to reuse: sorting
+// integers took a third of the time a comparison function did (15 % of
+// the step of 1 000 disks at rest).
+func sortPairs(pairs [][2]int, keys []uint64) []uint64 {
+	keys = keys[:0]
+	for _, p := range pairs {
+		keys = append(keys, uint64(p[0])<<32|uint64(p[1]))
+	}
+	slices.Sort(keys)
+	for k, key := range keys {
+		pairs[k] = [2]int{int(key >> 32), int(key & (1<<32 - 1))}
+	}
+	return keys
 }
 
 // grid bins the small bodies by the lower corner of their box and pairs

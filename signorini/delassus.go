@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/fecontact/fecontact/internal/reuse"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -106,22 +107,31 @@ func NewBlockSparse(n int, entries []Triplet) (*BlockSparse, error) {
 	return w, nil
 }
 
-// NewBlockSparsePattern returns a W of len(cols) contacts whose blocks
-// are zero, stored at the diagonal and at the off-diagonal positions
-// cols[a] of every block row a (sorted, without a), for a caller to fill
-// through Block.
-func NewBlockSparsePattern(cols [][]int) *BlockSparse {
-	n := len(cols)
-	w := &BlockSparse{N: n, Ptr: make([]int, n+1), diag: make([][4]float64, n)}
-	for a, c := range cols {
-		w.Ptr[a+1] = w.Ptr[a] + len(c)
+// SetPattern makes w a W of len(ptr)-1 contacts whose blocks are zero,
+// stored at the diagonal and at the off-diagonal positions
+// col[ptr[a]:ptr[a+1]] of every block row a (sorted, without a), for a
+// caller to fill through Block. w keeps ptr and col and reuses its own
+// storage for the blocks: a W built every step allocates nothing once it
+// has grown.
+func (w *BlockSparse) SetPattern(ptr, col []int) error {
+	n := len(ptr) - 1
+	if n < 0 || ptr[0] != 0 || ptr[n] != len(col) {
+		return fmt.Errorf("signorini: a pattern of %d row bounds for %d columns", len(ptr), len(col))
 	}
-	w.Col = make([]int, 0, w.Ptr[n])
-	for _, c := range cols {
-		w.Col = append(w.Col, c...)
+	for a := range n {
+		if ptr[a+1] < ptr[a] {
+			return fmt.Errorf("signorini: row %d of a pattern starts at %d and ends at %d", a, ptr[a], ptr[a+1])
+		}
+		row := col[ptr[a]:ptr[a+1]]
+		for k, b := range row {
+			if b < 0 || b >= n || b == a || (k > 0 && b <= row[k-1]) {
+				return fmt.Errorf("signorini: row %d of a pattern of %d contacts has the columns %v: expected them sorted, distinct, in range and without %d", a, n, row, a)
+			}
+		}
 	}
-	w.Blocks = make([][4]float64, w.Ptr[n])
-	return w
+	w.N, w.Ptr, w.Col = n, ptr, col
+	w.Blocks, w.diag = reuse.Zeroed(w.Blocks, len(col)), reuse.Zeroed(w.diag, n)
+	return nil
 }
 
 // Block returns the stored block W_ab (row-major), or nil when the
@@ -130,9 +140,17 @@ func (w *BlockSparse) Block(a, b int) *[4]float64 {
 	if a == b {
 		return &w.diag[a]
 	}
-	row := w.Col[w.Ptr[a]:w.Ptr[a+1]]
-	if k, ok := sort.Find(len(row), func(i int) int { return b - row[i] }); ok {
-		return &w.Blocks[w.Ptr[a]+k]
+	lo, hi := w.Ptr[a], w.Ptr[a+1]
+	for lo < hi { // the first column >= b
+		mid := int(uint(lo+hi) >> 1)
+		if w.Col[mid] < b {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < w.Ptr[a+1] && w.Col[lo] == b {
+		return &w.Blocks[lo]
 	}
 	return nil
 }

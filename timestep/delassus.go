@@ -29,8 +29,10 @@ type Delassus struct {
 	touching [][]int   // per body: the units with an entry on it
 	cols     []float64 // the columns C h_a of one body's units
 	mark     []int     // per unit: the last unit that counted it as a neighbour
+	ptr, col []int     // a sparse W's pattern in compressed rows
 	blocks   []*[4]float64
 	dense    signorini.Dense
+	sparse   signorini.BlockSparse
 }
 
 // NewDelassus prepares a builder for the bodies' compliances.
@@ -62,8 +64,8 @@ func NewDelassus(comps ...Compliance) (*Delassus, error) {
 // Build returns W for the units: dense when most pairs of units share a
 // body (an elastic body's compliance couples all the units on it),
 // block-sparse otherwise (units of bodies apart are not coupled), so that
-// NLGS sweeps over the nonzero blocks only. A dense W is valid until the
-// next Build, which reuses its storage.
+// NLGS sweeps over the nonzero blocks only. W is valid until the next
+// Build, which reuses its storage.
 func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 	n := len(units)
 	for b := range d.touching {
@@ -79,40 +81,67 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 			}
 		}
 	}
-	if nnz := d.neighbours(units, nil); 2*(n+nnz) >= n*n {
+	if d.mostlyCoupled(units) {
 		d.dense = signorini.Dense{N: n, Data: reuse.Zeroed(d.dense.Data, 4*n*n)}
 		d.fill(units, &d.dense, nil)
 		return &d.dense, nil
 	}
-	cols := make([][]int, n)
-	d.neighbours(units, cols)
-	for a := range cols {
-		slices.Sort(cols[a])
+	d.neighbours(units, true)
+	if err := d.sparse.SetPattern(d.ptr, d.col); err != nil {
+		return nil, fmt.Errorf("timestep: %w", err)
 	}
-	W := signorini.NewBlockSparsePattern(cols)
-	d.fill(units, nil, W)
-	return W, nil
+	d.fill(units, nil, &d.sparse)
+	return &d.sparse, nil
 }
 
-// neighbours counts, per unit, the other units that share a body with it,
-// and lists them in cols when cols is not nil; it returns the total.
-func (d *Delassus) neighbours(units []contact.Unit, cols [][]int) int {
+// mostlyCoupled reports whether at least about half the pairs of units
+// share a body: W is then stored dense. The units' neighbours are counted
+// only when the bodies' counts of units do not settle it (a unit on a body
+// of t units has at most t-1 neighbours through it).
+func (d *Delassus) mostlyCoupled(units []contact.Unit) bool {
+	n := len(units)
+	bound := 0
+	for _, t := range d.touching {
+		bound += len(t) * (len(t) - 1)
+	}
+	if 2*(n+bound) < n*n {
+		return false
+	}
+	return 2*(n+d.neighbours(units, false)) >= n*n
+}
+
+// neighbours counts, per unit, the other units that share a body with it
+// and returns the total; with list it also lists them, sorted, in the
+// compressed rows d.ptr, d.col.
+func (d *Delassus) neighbours(units []contact.Unit, list bool) int {
 	d.mark = reuse.Zeroed(d.mark, len(units))
 	for a := range d.mark {
 		d.mark[a] = -1
 	}
+	if list {
+		d.ptr, d.col = reuse.Zeroed(d.ptr, len(units)+1), d.col[:0]
+	}
 	total := 0
 	for a := range units {
+		start, last := len(d.col), -1
 		for _, e := range units[a].Entries {
+			if e.Body == last { // a body's entries follow each other
+				continue
+			}
+			last = e.Body
 			for _, b := range d.touching[e.Body] {
 				if b != a && d.mark[b] != a {
 					d.mark[b] = a
 					total++
-					if cols != nil {
-						cols[a] = append(cols[a], b)
+					if list {
+						d.col = append(d.col, b)
 					}
 				}
 			}
+		}
+		if list {
+			slices.Sort(d.col[start:])
+			d.ptr[a+1] = len(d.col)
 		}
 	}
 	return total
