@@ -163,7 +163,7 @@ func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 	r := &Report{Steps: h.Steps, Done: h.Done, Sim: sim}
 	if opt.Until > 0 {
 		if n := opt.Until / sc.Time.H; !(n <= maxSteps) {
-			return nil, fmt.Errorf("--until %g s: %.3g steps of h = %g s, more than %g", opt.Until, n, sc.Time.H, float64(maxSteps))
+			return nil, fmt.Errorf("--until %g s: %.3g steps of h = %g s, more than %g a run may take: give an --until within that", opt.Until, n, sc.Time.H, float64(maxSteps))
 		}
 		r.Steps = int(math.Round(opt.Until / sc.Time.H))
 		if r.Steps < h.Done {

@@ -29,7 +29,6 @@ type Delassus struct {
 	touching [][]int   // per body: the units with an entry on it
 	cols     []float64 // the columns C h_a of one body's units
 	mark     []int     // per unit: the last unit that counted it as a neighbour
-	ptr, col []int     // a sparse W's pattern in compressed rows
 	blocks   []*[4]float64
 	dense    signorini.Dense
 	sparse   signorini.BlockSparse
@@ -86,8 +85,10 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 		d.fill(units, &d.dense, nil)
 		return &d.dense, nil
 	}
-	d.neighbours(units, true)
-	if err := d.sparse.SetPattern(d.ptr, d.col); err != nil {
+	// The pattern is built into the storage of the last one.
+	ptr, col := reuse.Zeroed(d.sparse.Ptr, n+1), d.sparse.Col[:0]
+	_, col = d.neighbours(units, ptr, col)
+	if err := d.sparse.SetPattern(ptr, col); err != nil {
 		return nil, fmt.Errorf("timestep: %w", err)
 	}
 	d.fill(units, nil, &d.sparse)
@@ -107,23 +108,22 @@ func (d *Delassus) mostlyCoupled(units []contact.Unit) bool {
 	if 2*(n+bound) < n*n {
 		return false
 	}
-	return 2*(n+d.neighbours(units, false)) >= n*n
+	total, _ := d.neighbours(units, nil, nil)
+	return 2*(n+total) >= n*n
 }
 
 // neighbours counts, per unit, the other units that share a body with it
-// and returns the total; with list it also lists them, sorted, in the
-// compressed rows d.ptr, d.col.
-func (d *Delassus) neighbours(units []contact.Unit, list bool) int {
+// and returns the total; with ptr (len(units)+1) it also lists them,
+// sorted, in the compressed rows ptr and col, appended to col.
+func (d *Delassus) neighbours(units []contact.Unit, ptr, col []int) (int, []int) {
 	d.mark = reuse.Zeroed(d.mark, len(units))
 	for a := range d.mark {
 		d.mark[a] = -1
 	}
-	if list {
-		d.ptr, d.col = reuse.Zeroed(d.ptr, len(units)+1), d.col[:0]
-	}
+	list := ptr != nil
 	total := 0
 	for a := range units {
-		start, last := len(d.col), -1
+		start, last := len(col), -1
 		for _, e := range units[a].Entries {
 			if e.Body == last { // a body's entries follow each other
 				continue
@@ -134,17 +134,17 @@ func (d *Delassus) neighbours(units []contact.Unit, list bool) int {
 					d.mark[b] = a
 					total++
 					if list {
-						d.col = append(d.col, b)
+						col = append(col, b)
 					}
 				}
 			}
 		}
 		if list {
-			slices.Sort(d.col[start:])
-			d.ptr[a+1] = len(d.col)
+			slices.Sort(col[start:])
+			ptr[a+1] = len(col)
 		}
 	}
-	return total
+	return total, col
 }
 
 // fill adds every body's H~_b' C H~_a into W, dense or sparse (the other

@@ -838,8 +838,8 @@ type unitLaw struct {
 	restitution float64
 }
 
-// sized sets the positional law's reach and slop for a unit of the given
-// length.
+// sized sets the positional law's reach and the slop (both laws') for a
+// unit of the given length.
 func (ul unitLaw) sized(length float64) unitLaw {
 	ul.reach, ul.slop = pushReach*length, slop*length
 	return ul
@@ -896,8 +896,10 @@ func allowance(g, u0, h, th float64) float64 {
 const pushReach = 1e-3
 
 // slop is the gap, relative to a unit's length, within which the
-// positional law takes a rigid body's or a point mass's unit for touching,
-// neither pushing out a penetration nor letting a gap close. A pile at rest
+// positional law, and the inelastic shock law's allowance, take a rigid
+// body's or a point mass's unit for touching, neither pushing out a
+// penetration nor letting a gap close (the shock law, 363 sweeps a step on
+// TestPileAtRest's pile without it). A pile at rest
 // has its contacts at gaps of round-off (a deposit read from 8-digit files
 // overlaps by up to 1e-8 m; a step's update leaves 1e-10): without it each
 // is pushed out and let close again by g/h every step, a new contact
@@ -906,7 +908,7 @@ const pushReach = 1e-3
 // Finite-element units have none (pairSource.law).
 const slop = 1e-5
 
-// slack is the gap g the positional law acts on: g less the slop towards
+// slack is the gap g the positional law and the shock law's allowance act on: g less the slop towards
 // zero, and zero within it. Both ways: a law that let round-off gaps close
 // while it held round-off overlaps took 2 206 sweeps a step on
 // TestPileAtRest's pile at rest.
