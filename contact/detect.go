@@ -390,7 +390,7 @@ func (o *polylineShape) project(k int, x [2]float64) projection {
 // segment j and starts segment j-1.
 func (o *polylineShape) normal(j int) [2]float64 {
 	d := [2]float64{o.pts[j][0] - o.pts[j+1][0], o.pts[j][1] - o.pts[j+1][1]}
-	l := math.Hypot(d[0], d[1])
+	l := norm(d[0], d[1])
 	return [2]float64{d[1] / l, -d[0] / l}
 }
 
@@ -411,7 +411,7 @@ func (o *polylineShape) vertex(k, end int) (vertex, int, bool) {
 	return vertex{x: pts[j], n1: o.normal(after), n2: o.normal(before), length: l}, 1 + end, true
 }
 
-func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
+func dist(a, b [2]float64) float64 { return norm(a[0]-b[0], a[1]-b[1]) }
 
 // geometry returns the side's edges as an antagonist in the configuration.
 func (a *Side) geometry(cfg Config, alert float64, w *passWork) antagonist {
@@ -478,11 +478,11 @@ func (g *sideShape) vertex(k, end int) (vertex, int, bool) {
 func (g *sideShape) findVertex(k, end int) (vertex, int, bool) {
 	a := g.a
 	n := a.all[k].Nodes[end]
-	n1, n2, ok := a.faces(g.u, n)
-	if !ok {
+	c, found := a.corners[n]
+	if !found || !c.ok {
 		return vertex{}, 0, false
 	}
-	c := a.corners[n]
+	n1, n2 := a.edgeNormal(g.u, c.in, 1), a.edgeNormal(g.u, c.out, 0)
 	l := min(a.chord(g.u, c.in), a.chord(g.u, c.out))
 	// Entry k ends at its second node (the face before it) and starts at
 	// its first (the face after it).

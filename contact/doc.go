@@ -75,4 +75,11 @@
 //     Rigid_j is the obstacle's velocity term. The reaction R_j (Pa, N and T
 //     components) is the density whose generalised force is H~_j' R_j, so
 //     an impulse P_j (Pa s) gives nodal impulses H~_j' P_j (N s).
+//   - Detector.Trace records what detection reads of a configuration: the
+//     positions of the sides' nodes of Side.AllNodes (edges and flanks),
+//     the poses of the bodies carrying obstacles, the time for moving
+//     obstacles, and the pairs' friction and alert. Detector.Drift
+//     measures how far another configuration is from it (relative to the
+//     sides' shortest edges), so that a stepper can keep the units of a
+//     configuration it reached to round-off instead of detecting again.
 package contact

@@ -124,6 +124,7 @@ type gauge struct {
 	body    bool
 	grid    segGrid // over segs, when there are many
 	gridded bool
+	indexed bool // grid holds segs: built for the first point inside the box
 
 	// An obstacle: a disc, or the polyline pts, closed or not.
 	disc   bool
@@ -139,29 +140,31 @@ type gauge struct {
 // at once.
 func (g *gauge) setBody(boundary []mesh.Edge, m *mesh.Mesh, u []float64) {
 	*g = gauge{segs: g.segs[:0], pts: g.pts[:0], body: true, grid: g.grid}
-	at := func(n int) [2]float64 {
-		p := m.Nodes[n]
-		if u != nil {
-			p[0], p[1] = p[0]+u[2*n], p[1]+u[2*n+1]
-		}
-		return p
-	}
-	for _, e := range boundary {
-		if len(e.Nodes) == 3 {
-			g.segs = append(g.segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[2])}, [2][2]float64{at(e.Nodes[2]), at(e.Nodes[1])})
-		} else {
-			g.segs = append(g.segs, [2][2]float64{at(e.Nodes[0]), at(e.Nodes[1])})
-		}
-	}
+	at := func(n int) [2]float64 { return displaced(m, u, n) }
 	g.lo, g.hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, s := range g.segs {
-		for k := range 2 {
-			g.lo[k], g.hi[k] = min(g.lo[k], s[0][k]), max(g.hi[k], s[0][k])
+	for _, e := range boundary {
+		a := at(e.Nodes[0])
+		g.lo = [2]float64{min(g.lo[0], a[0]), min(g.lo[1], a[1])}
+		g.hi = [2]float64{max(g.hi[0], a[0]), max(g.hi[1], a[1])}
+		if len(e.Nodes) == 3 {
+			c := at(e.Nodes[2])
+			g.lo = [2]float64{min(g.lo[0], c[0]), min(g.lo[1], c[1])}
+			g.hi = [2]float64{max(g.hi[0], c[0]), max(g.hi[1], c[1])}
+			g.segs = append(g.segs, [2][2]float64{a, c}, [2][2]float64{c, at(e.Nodes[1])})
+		} else {
+			g.segs = append(g.segs, [2][2]float64{a, at(e.Nodes[1])})
 		}
 	}
-	if g.gridded = len(g.segs) > gridSegments; g.gridded {
-		g.grid.build(g.segs, g.lo, g.hi)
+	g.gridded = len(g.segs) > gridSegments
+}
+
+// displaced is node n of m displaced by u (nil: in place).
+func displaced(m *mesh.Mesh, u []float64, n int) [2]float64 {
+	p := m.Nodes[n]
+	if u != nil {
+		p[0], p[1] = p[0]+u[2*n], p[1]+u[2*n+1]
 	}
+	return p
 }
 
 // gridSegments is the number of boundary segments above which the gauge
@@ -205,6 +208,10 @@ func (g *gauge) bodyDepth(x [2]float64) float64 {
 		return 0
 	}
 	if g.gridded {
+		if !g.indexed {
+			g.grid.build(g.segs, g.lo, g.hi)
+			g.indexed = true
+		}
 		if !g.grid.inside(x, g.segs, g.lo, g.hi) {
 			return 0
 		}

@@ -33,7 +33,7 @@ func (p projection) better(q projection, scale float64) bool {
 // beyond tells that the unclamped projection fell past the end.
 func finish(x [2]float64, p projection, face [2]float64, beyond bool) projection {
 	d := [2]float64{x[0] - p.xa[0], x[1] - p.xa[1]}
-	p.dist = math.Hypot(d[0], d[1])
+	p.dist = norm(d[0], d[1])
 	p.n, p.face = face, face
 	p.gap = d[0]*face[0] + d[1]*face[1]
 	if (p.s == -1 || p.s == 1) && (p.gap > 0 || beyond) && p.dist > 0 {
@@ -114,7 +114,7 @@ func projectQuadratic(x [2]float64, X *[3][2]float64) projection {
 		}
 	}
 	p, dp := quadratic(X, s)
-	l := math.Hypot(dp[0], dp[1])
+	l := norm(dp[0], dp[1])
 	// Past the end: the distance would still fall moving outwards.
 	outward := s * ((x[0]-p[0])*dp[0] + (x[1]-p[1])*dp[1])
 	return finish(x, projection{s: s, xa: p}, [2]float64{dp[1] / l, -dp[0] / l}, (s == -1 || s == 1) && outward > 0)
@@ -124,7 +124,7 @@ func projectQuadratic(x [2]float64, X *[3][2]float64) projection {
 // outside. At the centre the normal is taken as +y.
 func projectDisc(x, c [2]float64, r float64) projection {
 	d := [2]float64{x[0] - c[0], x[1] - c[1]}
-	l := math.Hypot(d[0], d[1])
+	l := norm(d[0], d[1])
 	n := [2]float64{0, 1}
 	if l > 0 {
 		n = [2]float64{d[0] / l, d[1] / l}
@@ -132,3 +132,9 @@ func projectDisc(x, c [2]float64, r float64) projection {
 	g := l - r
 	return projection{dist: math.Abs(g), gap: g, n: n, face: n, xa: [2]float64{c[0] + r*n[0], c[1] + r*n[1]}}
 }
+
+// norm is the length of (x, y). Detection asks for it for every candidate
+// and edge of every pass, twice a step: math.Hypot's scaling, which guards
+// against overflow beyond 1e154, cost 5 % of a step of the colliding blocks
+// at refine 1, for lengths that are those of bodies in metres.
+func norm(x, y float64) float64 { return math.Sqrt(x*x + y*y) }

@@ -29,6 +29,11 @@ type Side struct {
 	// past the end of the group (through the face that meets it at a
 	// corner) meets a face, not a vertex.
 	all []mesh.Edge
+	// read is the nodes of all (AllNodes), whose positions Detector.Drift
+	// compares, and shortest the length of the shortest edge of all, in
+	// the reference configuration: the scale of Drift.
+	read     []int
+	shortest float64
 }
 
 // NewSide looks up an edge group of a body's mesh and checks its edges.
@@ -59,8 +64,13 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 	}
 	s.corners = boundaryCorners(m, s.nodes)
 	s.all = append(slices.Clip(edges), s.flanks()...)
-	for n, c := range boundaryCorners(m, s.AllNodes()) {
+	for n, c := range boundaryCorners(m, mesh.EdgeNodes(s.all)) {
 		s.corners[n] = c
+	}
+	s.read = mesh.EdgeNodes(s.all)
+	s.shortest = math.Inf(1)
+	for _, e := range s.all {
+		s.shortest = min(s.shortest, m.EdgeLength(e))
 	}
 	return s, nil
 }
@@ -98,10 +108,10 @@ func (s *Side) flanks() []mesh.Edge {
 }
 
 // AllNodes returns the nodes the side's contact rows may involve: those of
-// its edges and of its flanks, sorted.
-func (s *Side) AllNodes() []int {
-	return mesh.EdgeNodes(s.all)
-}
+// its edges and of its flanks, sorted. Detection reads their positions,
+// and those of the faces beyond the flanks for the normals at the flanks'
+// far vertices (Detector.Drift does not compare those).
+func (s *Side) AllNodes() []int { return slices.Clone(s.read) }
 
 // edge returns antagonist entry k: an edge of the group, then the flanks.
 func (s *Side) edge(k int) mesh.Edge {

@@ -67,7 +67,7 @@ func (s *Side) edgeNormal(u []float64, e mesh.Edge, end int) [2]float64 {
 		}
 		_, t = quadratic(&X, float64(2*end-1))
 	}
-	l := math.Hypot(t[0], t[1])
+	l := norm(t[0], t[1])
 	return [2]float64{t[1] / l, -t[0] / l}
 }
 
@@ -126,7 +126,7 @@ func vertexFrame(x [2]float64, v vertex, cand [][2]float64) (n [2]float64, g flo
 	d := [2]float64{x[0] - v.x[0], x[1] - v.x[1]}
 	g1, g2 := dot(d, v.n1), dot(d, v.n2)
 	convex := cross(v.n1, v.n2) >= 0
-	dist := math.Hypot(d[0], d[1])
+	dist := norm(d[0], d[1])
 	zone := vertexZone * v.length
 	inCone := cross(v.n1, d) >= 0 && cross(d, v.n2) >= 0
 	switch {

@@ -184,7 +184,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	}
 	s.families = []family{&feFamily{st: st}, rigidFamily{opt.Rigid}, points}
 	comps := s.number()
-	s.sources = []source{pairSource{det, s.at.driven}, rigidSource{opt.Rigid, s.base[1]}, pointSource{opt.Points, s.base[2], s.at.driven}}
+	s.sources = []source{&pairSource{det: det, driven: s.at.driven}, rigidSource{opt.Rigid, s.base[1]}, pointSource{opt.Points, s.base[2], s.at.driven}}
 	if err := s.checkCarriers(bs); err != nil {
 		return nil, err
 	}
@@ -589,7 +589,7 @@ func (s *Simulation) contact(k *step) error {
 // atEnd asks every source for its units at the predicted end
 // configuration, and whether one is too deep there.
 func (s *Simulation) atEnd(k *step) (units []contact.Unit, from []int, deep bool, err error) {
-	cfg := s.at.config(k.t + k.h)
+	cfg := s.at.config(s.Stepper.endTime())
 	from = append(s.work.endFrom[:0], 0)
 	for j, src := range s.sources {
 		u, d, err := src.atEnd(cfg, k.units[k.from[j]:k.from[j+1]], k.t)

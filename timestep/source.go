@@ -43,32 +43,93 @@ type source interface {
 
 // pairSource is the units of the Detector's pairs; driven is the motions
 // of the driven rigid bodies that carry obstacles (contact.Config.Driven).
+// It keeps its last two detections (find), and the units of a deep end
+// with their obstacle terms moved back to the start (atEnd).
 type pairSource struct {
 	det    *contact.Detector
 	driven []contact.Motion
+	seen   [2]detected
+	last   int // seen[last] is the latest detection
+	moved  []contact.Unit
+}
+
+// detected is a detection kept: its units, on entries of their own, their
+// smallest gap and the trace of the configuration they were found in.
+type detected struct {
+	units  []contact.Unit
+	slab   []contact.Entry
+	minGap float64
+	trace  contact.Trace
+	ok     bool
+}
+
+// driftTol is how far a configuration may be from the last one detected,
+// relative to a side's shortest edge (contact.Detector.Drift), for its
+// units to be taken as they are. A step that ends where its correction
+// check predicted it would (no correction, no Newton update) ends there to
+// round-off, up to 4e-15 of an edge on the colliding blocks at refine 1;
+// the units found there then start the next step, which detects once
+// instead of twice. A body moved by hand, or a Newton update that ended
+// elsewhere, is detected again (TestKeptUnitsAreTheStartsUnits).
+const driftTol = 1e-12
+
+// find returns the units at cfg and their smallest gap: the latest
+// detection's when cfg is its configuration to within driftTol, otherwise
+// a new detection's, kept. Each detection is kept until the next but one:
+// the step goes on with its start's units while it detects at its end.
+func (p *pairSource) find(cfg contact.Config) ([]contact.Unit, float64, error) {
+	if last := &p.seen[p.last]; last.ok && p.det.Drift(&last.trace, cfg) <= driftTol {
+		last.ok = false // once: the next configuration is measured again
+		return last.units, last.minGap, nil
+	}
+	units, points, err := p.det.Detect(cfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	minGap := math.Inf(1)
+	for _, pt := range points {
+		minGap = min(minGap, pt.Gap)
+	}
+	p.last ^= 1
+	kept := &p.seen[p.last]
+	kept.keep(units, minGap)
+	p.det.Trace(&kept.trace, cfg)
+	return kept.units, minGap, nil
+}
+
+// keep copies the units and their entries: the Detector's storage is
+// only its own until its next detection but one, and anyone may detect.
+func (k *detected) keep(units []contact.Unit, minGap float64) {
+	k.units, k.slab = append(k.units[:0], units...), k.slab[:0]
+	for _, u := range units {
+		k.slab = append(k.slab, u.Entries...)
+	}
+	at := 0
+	for a := range k.units {
+		n := len(k.units[a].Entries)
+		k.units[a].Entries = k.slab[at : at+n : at+n]
+		at += n
+	}
+	k.minGap, k.ok = minGap, true
 }
 
 // motion is the prescribed motion of pair k's obstacle, nil for none.
-func (p pairSource) motion(k int) contact.Motion {
+func (p *pairSource) motion(k int) contact.Motion {
 	if o := p.det.Pairs[k].Obstacle; o != nil {
 		return o.MotionIn(contact.Config{Driven: p.driven})
 	}
 	return nil
 }
 
-func (p pairSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
-	units, points, err := p.det.Detect(cfg)
-	minGap := math.Inf(1)
-	for _, pt := range points {
-		minGap = min(minGap, pt.Gap)
-	}
-	return units, minGap, err
+func (p *pairSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
+	return p.find(cfg)
 }
 
-// atEnd detects at the predicted end; the units' obstacle terms go back to
-// the obstacles' velocities at the start, as problem and record expect.
-func (p pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) ([]contact.Unit, bool, error) {
-	units, _, err := p.det.Detect(cfg)
+// atEnd detects at the predicted end; the units of a deep end have their
+// obstacle terms moved back to the obstacles' velocities at the start, as
+// problem and record expect (on a copy: the kept units stay as found).
+func (p *pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) ([]contact.Unit, bool, error) {
+	units, _, err := p.find(cfg)
 	if err != nil {
 		return nil, false, err
 	}
@@ -81,16 +142,17 @@ func (p pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) (
 	if !deep {
 		return units, false, nil
 	}
-	for a := range units {
-		u := &units[a]
+	p.moved = append(p.moved[:0], units...)
+	for a := range p.moved {
+		u := &p.moved[a]
 		if m := p.motion(u.Key.Pair); m != nil {
 			u.Rigid = u.RigidAt(m.Velocity(t))
 		}
 	}
-	return units, true, nil
+	return p.moved, true, nil
 }
 
-func (p pairSource) law(u *contact.Unit) unitLaw {
+func (p *pairSource) law(u *contact.Unit) unitLaw {
 	pair := p.det.Pairs[u.Key.Pair]
 	// No slop: a finite-element unit's gap is measured again about the
 	// predicted end where the step leaves it deep, and a slop there moved
@@ -105,11 +167,11 @@ func (p pairSource) law(u *contact.Unit) unitLaw {
 
 // id is the unit's candidate node, and which of its units in a valley: the
 // antagonist edge changes while it slides.
-func (p pairSource) id(k contact.Key) unitID {
+func (p *pairSource) id(k contact.Key) unitID {
 	return unitID{kind: pairUnits, pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
 }
 
-func (p pairSource) body(k contact.Key) int {
+func (p *pairSource) body(k contact.Key) int {
 	pair := p.det.Pairs[k.Pair]
 	switch {
 	case k.Reverse && pair.Antagonist != nil:
@@ -120,5 +182,5 @@ func (p pairSource) body(k contact.Key) int {
 	return pair.Candidate.Body
 }
 
-func (p pairSource) thickness(k contact.Key) float64 { return p.det.Pairs[k.Pair].Candidate.Thickness }
-func (p pairSource) reverse(k contact.Key) bool      { return k.Reverse }
+func (p *pairSource) thickness(k contact.Key) float64 { return p.det.Pairs[k.Pair].Candidate.Thickness }
+func (p *pairSource) reverse(k contact.Key) bool      { return k.Reverse }

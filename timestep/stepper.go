@@ -490,13 +490,18 @@ func (s *Stepper) Advance() (bool, error) {
 	if err := s.eachBody(true); err != nil {
 		return false, wrap(err)
 	}
+	s.time = s.endTime()
 	s.steps++
-	// The step count times h, not a sum of steps: t = 12 s after 12 000
-	// steps of 1 ms, not 11.99999999999871 (the time of pieces and
-	// history rows).
-	s.time = s.since + float64(s.steps-s.sinceN)*s.h
 	s.stage = 0
 	return true, nil
+}
+
+// endTime is the time the current step ends at: the step count times h,
+// not a sum of steps (t = 12 s after 12 000 steps of 1 ms, not
+// 11.99999999999871: the time of pieces and history rows, and of the
+// configuration a step predicts it ends in, which the next one starts in).
+func (s *Stepper) endTime() float64 {
+	return s.since + float64(s.steps+1-s.sinceN)*s.h
 }
 
 func (st *state) finish(h, th float64) error {
@@ -553,7 +558,7 @@ func (st *state) addImpulse() {
 		st.yB[k] = st.r[e]
 		st.r[e] = 0 // to see whether anything is left off B
 	}
-	offB := floats.Norm(st.r, math.Inf(1)) > 0
+	offB := slices.ContainsFunc(st.r, func(x float64) bool { return x != 0 })
 	for k, e := range st.eqB {
 		st.r[e] = st.yB[k]
 	}
