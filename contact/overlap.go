@@ -140,19 +140,18 @@ type gauge struct {
 // at once.
 func (g *gauge) setBody(boundary []mesh.Edge, m *mesh.Mesh, u []float64) {
 	*g = gauge{segs: g.segs[:0], pts: g.pts[:0], body: true, grid: g.grid}
-	at := func(n int) [2]float64 { return displaced(m, u, n) }
 	g.lo, g.hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, e := range boundary {
-		a := at(e.Nodes[0])
+		a := displaced(m, u, e.Nodes[0])
 		g.lo = [2]float64{min(g.lo[0], a[0]), min(g.lo[1], a[1])}
 		g.hi = [2]float64{max(g.hi[0], a[0]), max(g.hi[1], a[1])}
 		if len(e.Nodes) == 3 {
-			c := at(e.Nodes[2])
+			c := displaced(m, u, e.Nodes[2])
 			g.lo = [2]float64{min(g.lo[0], c[0]), min(g.lo[1], c[1])}
 			g.hi = [2]float64{max(g.hi[0], c[0]), max(g.hi[1], c[1])}
-			g.segs = append(g.segs, [2][2]float64{a, c}, [2][2]float64{c, at(e.Nodes[1])})
+			g.segs = append(g.segs, [2][2]float64{a, c}, [2][2]float64{c, displaced(m, u, e.Nodes[1])})
 		} else {
-			g.segs = append(g.segs, [2][2]float64{a, at(e.Nodes[1])})
+			g.segs = append(g.segs, [2][2]float64{a, displaced(m, u, e.Nodes[1])})
 		}
 	}
 	g.gridded = len(g.segs) > gridSegments

@@ -64,10 +64,10 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 	}
 	s.corners = boundaryCorners(m, s.nodes)
 	s.all = append(slices.Clip(edges), s.flanks()...)
-	for n, c := range boundaryCorners(m, mesh.EdgeNodes(s.all)) {
+	s.read = mesh.EdgeNodes(s.all)
+	for n, c := range boundaryCorners(m, s.read) {
 		s.corners[n] = c
 	}
-	s.read = mesh.EdgeNodes(s.all)
 	s.shortest = math.Inf(1)
 	for _, e := range s.all {
 		s.shortest = min(s.shortest, m.EdgeLength(e))
@@ -129,14 +129,7 @@ func diameter(m *mesh.Mesh) float64 {
 
 // position returns node n's current position given the body's full
 // displacement vector u (nil: reference position).
-func (s *Side) position(u []float64, n int) [2]float64 {
-	p := s.Mesh.Nodes[n]
-	if u != nil {
-		p[0] += u[2*n]
-		p[1] += u[2*n+1]
-	}
-	return p
-}
+func (s *Side) position(u []float64, n int) [2]float64 { return displaced(s.Mesh, u, n) }
 
 // Basis selects how reactions are represented on a candidate boundary.
 type Basis int
