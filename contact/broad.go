@@ -72,33 +72,40 @@ func (g *grid) build(boxes []box) {
 	g.ny = int(h/g.size) + 1
 	nc := g.nx * g.ny
 	g.start = reuse.Zeroed(g.start, nc+1)
-	g.each(func(c, _ int) { g.start[c+1]++ })
+	for _, b := range boxes {
+		i0, i1, j0, j1 := g.span(b)
+		for j := j0; j <= j1; j++ {
+			for c := j*g.nx + i0; c <= j*g.nx+i1; c++ {
+				g.start[c+1]++
+			}
+		}
+	}
 	for c := 0; c < nc; c++ {
 		g.start[c+1] += g.start[c]
 	}
 	g.ids = reuse.Zeroed(g.ids, g.start[nc])
 	g.fill = append(g.fill[:0], g.start[:nc]...)
-	g.each(func(c, id int) {
-		g.ids[g.fill[c]] = id
-		g.fill[c]++
-	})
+	for id, b := range boxes {
+		i0, i1, j0, j1 := g.span(b)
+		for j := j0; j <= j1; j++ {
+			for c := j*g.nx + i0; c <= j*g.nx+i1; c++ {
+				g.ids[g.fill[c]] = id
+				g.fill[c]++
+			}
+		}
+	}
 }
 
 func (g *grid) cell(x [2]float64) (int, int) {
 	return int((x[0] - g.lo[0]) / g.size), int((x[1] - g.lo[1]) / g.size)
 }
 
-// each calls f(cell, entry) for every cell an entry's box overlaps.
-func (g *grid) each(f func(c, id int)) {
-	for id, b := range g.boxes {
-		i0, j0 := g.cell(b.lo)
-		i1, j1 := g.cell(b.hi)
-		for j := max(j0, 0); j <= min(j1, g.ny-1); j++ {
-			for i := max(i0, 0); i <= min(i1, g.nx-1); i++ {
-				f(j*g.nx+i, id)
-			}
-		}
-	}
+// span is the range of cells, columns i0..i1 and rows j0..j1, that box b
+// overlaps.
+func (g *grid) span(b box) (i0, i1, j0, j1 int) {
+	i0, j0 = g.cell(b.lo)
+	i1, j1 = g.cell(b.hi)
+	return max(i0, 0), min(i1, g.nx-1), max(j0, 0), min(j1, g.ny-1)
 }
 
 // near appends to dst the entries whose grown box contains x.

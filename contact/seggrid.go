@@ -33,29 +33,36 @@ func (g *segGrid) build(segs [][2][2]float64, lo, hi [2]float64) {
 	g.nx, g.ny = int(w/g.cell)+1, int(h/g.cell)+1
 	n := g.nx * g.ny
 	g.start = reuse.Zeroed(g.start, n+1)
-	g.each(segs, func(c, _ int) { g.start[c+1]++ })
+	for _, sg := range segs {
+		i0, i1, j0, j1 := g.span(sg)
+		for j := j0; j <= j1; j++ {
+			for c := j*g.nx + i0; c <= j*g.nx+i1; c++ {
+				g.start[c+1]++
+			}
+		}
+	}
 	for c := range n {
 		g.start[c+1] += g.start[c]
 	}
 	g.items, g.fill = reuse.Zeroed(g.items, int(g.start[n])), reuse.Zeroed(g.fill, n)
-	g.each(segs, func(c, s int) {
-		g.items[g.start[c]+g.fill[c]] = int32(s)
-		g.fill[c]++
-	})
-	g.stamp, g.query = reuse.Zeroed(g.stamp, len(segs)), 0
-}
-
-// each calls add for every cell that segment s's box overlaps.
-func (g *segGrid) each(segs [][2][2]float64, add func(c, s int)) {
 	for s, sg := range segs {
-		i0, j0 := g.at(sg[0])
-		i1, j1 := g.at(sg[1])
-		for i := min(i0, i1); i <= max(i0, i1); i++ {
-			for j := min(j0, j1); j <= max(j0, j1); j++ {
-				add(j*g.nx+i, s)
+		i0, i1, j0, j1 := g.span(sg)
+		for j := j0; j <= j1; j++ {
+			for c := j*g.nx + i0; c <= j*g.nx+i1; c++ {
+				g.items[g.start[c]+g.fill[c]] = int32(s)
+				g.fill[c]++
 			}
 		}
 	}
+	g.stamp, g.query = reuse.Zeroed(g.stamp, len(segs)), 0
+}
+
+// span is the range of cells, columns i0..i1 and rows j0..j1, that
+// segment sg's box overlaps.
+func (g *segGrid) span(sg [2][2]float64) (i0, i1, j0, j1 int) {
+	a0, b0 := g.at(sg[0])
+	a1, b1 := g.at(sg[1])
+	return min(a0, a1), max(a0, a1), min(b0, b1), max(b0, b1)
 }
 
 // at is the cell of x, clamped to the grid.
