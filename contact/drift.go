@@ -1,6 +1,9 @@
 package contact
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A Trace is what of a configuration the Detector's pairs read: the
 // positions of their sides' nodes (Side.AllNodes), the poses of the
@@ -95,3 +98,45 @@ func (d *Detector) Drift(t *Trace, cfg Config) float64 {
 // sides are the pair's candidate and its antagonist side, nil for an
 // obstacle.
 func (p *Pair) sides() [2]*Side { return [2]*Side{p.Candidate, p.Antagonist} }
+
+// TraceState is a Trace as plain data, for a checkpoint: its pairs by
+// their place among the Detector's, with the parameters traced.
+type TraceState struct {
+	Time      float64
+	Pos       [][2]float64
+	Poses     [][3]float64
+	Mu, Alert []float64
+}
+
+// TraceState returns t as data. A traced pair that is not the Detector's
+// at its place any more is given a NaN friction coefficient, which no
+// pair has: the trace set from it (SetTrace) drifts by +Inf.
+func (d *Detector) TraceState(t *Trace) TraceState {
+	s := TraceState{Time: t.time, Pos: slices.Clone(t.pos), Poses: slices.Clone(t.poses)}
+	for i, pt := range t.pairs {
+		mu := pt.mu
+		if i >= len(d.Pairs) || d.Pairs[i] != pt.pair {
+			mu = math.NaN()
+		}
+		s.Mu, s.Alert = append(s.Mu, mu), append(s.Alert, pt.alert)
+	}
+	return s
+}
+
+// SetTrace sets dst to the trace s holds, each of its pairs the
+// Detector's at its place: a TraceState of another Detector, or a damaged
+// one, gives a trace that drifts by +Inf, never an error.
+func (d *Detector) SetTrace(dst *Trace, s TraceState) {
+	dst.time, dst.pos, dst.poses = s.Time, append(dst.pos[:0], s.Pos...), append(dst.poses[:0], s.Poses...)
+	dst.pairs = dst.pairs[:0]
+	for i, mu := range s.Mu {
+		pt := pairTrace{mu: mu, alert: math.NaN()}
+		if i < len(d.Pairs) {
+			pt.pair = d.Pairs[i]
+		}
+		if i < len(s.Alert) {
+			pt.alert = s.Alert[i]
+		}
+		dst.pairs = append(dst.pairs, pt)
+	}
+}

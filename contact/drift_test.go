@@ -121,3 +121,46 @@ func TestDriftOfObstacles(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceState: a trace saved as data (TraceState) and set again
+// (SetTrace) drifts as the trace itself; set on a Detector whose pair
+// changed, or from damaged data, it drifts by +Inf.
+func TestTraceState(t *testing.T) {
+	d, sides := twoBlocks(t, mesh.Q4, Nodal)
+	ua, ub := make([]float64, 2*len(sides[0].Mesh.Nodes)), make([]float64, 2*len(sides[1].Mesh.Nodes))
+	cfg := Config{Disp: [][]float64{ua, ub}}
+	var tr Trace
+	d.Trace(&tr, cfg)
+	read := sides[1].AllNodes()[3]
+	nudged := moved(cfg, 1, read, [2]float64{3e-7, 0})
+	set := func(s TraceState) *Trace {
+		var got Trace
+		d.SetTrace(&got, s)
+		return &got
+	}
+	s := d.TraceState(&tr)
+	assert.Equal(t, 0.0, d.Drift(set(s), cfg))
+	assert.Equal(t, d.Drift(&tr, nudged), d.Drift(set(s), nudged))
+	for _, c := range []struct {
+		name   string
+		change func(s *TraceState)
+	}{
+		{"a pair more", func(s *TraceState) { s.Mu, s.Alert = append(s.Mu, 0.1), append(s.Alert, 1e-3) }},
+		{"no pairs", func(s *TraceState) { s.Mu, s.Alert = nil, nil }},
+		{"an alert short", func(s *TraceState) { s.Alert = nil }},
+		{"another friction", func(s *TraceState) { s.Mu = []float64{0.5} }},
+		{"a node short", func(s *TraceState) { s.Pos = s.Pos[:len(s.Pos)-1] }},
+		{"a NaN position", func(s *TraceState) { s.Pos[0][0] = math.NaN() }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := d.TraceState(&tr)
+			c.change(&s)
+			assert.Equal(t, math.Inf(1), d.Drift(set(s), cfg))
+		})
+	}
+	// A trace of a pair the Detector no longer has is saved as one no
+	// pair matches.
+	old := *d.Pairs[0]
+	d.Pairs[0] = &old
+	assert.Equal(t, math.Inf(1), d.Drift(set(d.TraceState(&tr)), cfg))
+}

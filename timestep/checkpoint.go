@@ -6,16 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 )
 
 // checkpointFormat names the stream SaveState writes; its version changes
-// whenever what it holds does, and LoadState refuses another.
+// whenever what it holds does, and LoadState refuses a later one. Version
+// 2 adds the units kept for the next step; a version 1 state has none, and
+// its next step detects them anew (the same to round-off).
 const (
 	checkpointFormat  = "fecontact simulation state"
-	checkpointVersion = 1
+	checkpointVersion = 2
 )
 
 // checkpointHeader says what wrote the stream and the shape of the
@@ -36,6 +39,7 @@ type simState struct {
 	Unconverged                                         int
 	InitialPenetration                                  float64
 	Turned                                              []string
+	Kept                                                *keptState // version 2
 }
 
 // warmEntry is one unit's impulses kept for the next step's warm start.
@@ -51,8 +55,9 @@ type warmEntry struct {
 // next, between steps: every body's state and energy account (a
 // hyperelastic body's internal force and where modified Newton made its
 // factor), the rigid bodies' and point masses', the warm-start impulses,
-// the last configuration (for the tunnelling check), the works of
-// contact and the step count. LoadState on a simulation built the same
+// the last configuration (for the tunnelling check), the contact units
+// found where the last step ended (which the next one starts with), the
+// works of contact and the step count. LoadState on a simulation built the same
 // way then goes on bit for bit as this one would have.
 func (s *Simulation) SaveState(w io.Writer) error {
 	if s.Stepper.stage != 0 {
@@ -87,8 +92,8 @@ func (s *Simulation) LoadState(r io.Reader) error {
 	switch {
 	case h.Format != checkpointFormat:
 		return fmt.Errorf("simulation state: %q is not a simulation state", h.Format)
-	case h.Version != checkpointVersion:
-		return fmt.Errorf("simulation state: version %d, this program reads version %d", h.Version, checkpointVersion)
+	case h.Version < 1 || h.Version > checkpointVersion:
+		return fmt.Errorf("simulation state: version %d, this program reads versions 1 to %d", h.Version, checkpointVersion)
 	case !slices.EqualFunc(h.Shape, s.shape(), slices.Equal):
 		return fmt.Errorf("simulation state: its bodies (per kind, their DOFs: %v) are not this simulation's (%v)", h.Shape, s.shape())
 	}
@@ -101,7 +106,9 @@ func (s *Simulation) LoadState(r io.Reader) error {
 	if err := dec.Decode(&st); err != nil {
 		return fmt.Errorf("simulation state: damaged: %w", err)
 	}
-	s.setState(st)
+	if err := s.setState(st); err != nil {
+		return fmt.Errorf("simulation state: damaged: %w", err)
+	}
 	return nil
 }
 
@@ -131,6 +138,7 @@ func (s *Simulation) state() simState {
 		st.Turned = append(st.Turned, b.Name)
 	}
 	slices.Sort(st.Turned)
+	st.Kept = s.pairs().kept()
 	return st
 }
 
@@ -144,7 +152,13 @@ func compareBool(a, b bool) int {
 	return -1
 }
 
-func (s *Simulation) setState(st simState) {
+func (s *Simulation) setState(st simState) error {
+	if err := s.checkPrev(st); err != nil {
+		return err
+	}
+	if err := s.pairs().restore(st.Kept, s.validUnit); err != nil {
+		return err
+	}
 	clear(s.warm)
 	for _, w := range st.Warm {
 		s.warm[unitID{w.Kind, w.Pair, w.Node, w.Reverse, w.Valley, w.A, w.B}] = w.P
@@ -158,4 +172,49 @@ func (s *Simulation) setState(st simState) {
 			s.turned[b] = true
 		}
 	}
+	return nil
+}
+
+// checkPrev refuses a last configuration (the tunnelling check's) of
+// another shape than the simulation's: none, before the first step.
+func (s *Simulation) checkPrev(st simState) error {
+	if len(st.PrevDisp) == 0 && len(st.PrevPoses) == 0 {
+		return nil
+	}
+	s.placeAll() // the loaded state, in buffers of the simulation's shape
+	if len(st.PrevDisp) != len(s.at.disp) || len(st.PrevPoses) != len(s.at.poses) {
+		return fmt.Errorf("the last configuration has %d bodies' displacements and %d poses, this simulation %d and %d", len(st.PrevDisp), len(st.PrevPoses), len(s.at.disp), len(s.at.poses))
+	}
+	for i, u := range st.PrevDisp {
+		if len(u) != len(s.at.disp[i]) {
+			return fmt.Errorf("the last configuration has %d displacements of body %d, this simulation %d", len(u), i, len(s.at.disp[i]))
+		}
+	}
+	return nil
+}
+
+// pairs is the source of the Detector's pairs' units.
+func (s *Simulation) pairs() *pairSource { return s.sources[0].(*pairSource) }
+
+// validUnit says what is wrong with a unit a checkpoint keeps, if
+// anything: a pair, a body or an equation the simulation does not have,
+// or a value that is not finite.
+func (s *Simulation) validUnit(u *contact.Unit) error {
+	if u.Key.Pair < 0 || u.Key.Pair >= len(s.Detector.Pairs) {
+		return fmt.Errorf("pair %d of %d", u.Key.Pair, len(s.Detector.Pairs))
+	}
+	vals := []float64{u.X[0], u.X[1], u.N[0], u.N[1], u.T[0], u.T[1], u.Gap, u.Weight, u.Mu,
+		u.Rigid[0], u.Rigid[1], u.ObsN[0], u.ObsN[1], u.ObsT[0], u.ObsT[1]}
+	for _, e := range u.Entries {
+		if !s.delassus.known(e) {
+			return fmt.Errorf("equation %d of body %d, which is not on a contact boundary", e.Eq, e.Body)
+		}
+		vals = append(vals, e.N, e.T)
+	}
+	for _, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("pair %d, node %d: a value of %v", u.Key.Pair, u.Key.Node, v)
+		}
+	}
+	return nil
 }

@@ -60,6 +60,12 @@ func NewDelassus(comps ...Compliance) (*Delassus, error) {
 	return d, nil
 }
 
+// known reports whether the entry's equation has a compliance: its body
+// is one of the builder's, the equation on its contact boundary.
+func (d *Delassus) known(e contact.Entry) bool {
+	return e.Body >= 0 && e.Body < len(d.pos) && e.Eq >= 0 && e.Eq < len(d.pos[e.Body]) && d.pos[e.Body][e.Eq] >= 0
+}
+
 // Build returns W for the units: dense when most pairs of units share a
 // body (an elastic body's compliance couples all the units on it),
 // block-sparse otherwise (units of bodies apart are not coupled), so that
@@ -72,7 +78,7 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 	}
 	for a := range units {
 		for _, e := range units[a].Entries {
-			if e.Body < 0 || e.Body >= len(d.pos) || e.Eq < 0 || e.Eq >= len(d.pos[e.Body]) || d.pos[e.Body][e.Eq] < 0 {
+			if !d.known(e) {
 				return nil, fmt.Errorf("timestep: contact unit %d (pair %d, node %d): equation %d of body %d has no compliance", a, units[a].Key.Pair, units[a].Key.Node, e.Eq, e.Body)
 			}
 			if t := d.touching[e.Body]; len(t) == 0 || t[len(t)-1] != a {

@@ -1,6 +1,7 @@
 package timestep
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/fecontact/fecontact/contact"
@@ -111,6 +112,43 @@ func (k *detected) keep(units []contact.Unit, minGap float64) {
 		at += n
 	}
 	k.minGap, k.ok = minGap, true
+}
+
+// keptState is the units a pairSource keeps for the next step, as a
+// checkpoint holds them: with them a resumed run starts its next step as
+// the run it resumes would have, bit for bit, not with a detection anew
+// that agrees with them to round-off.
+type keptState struct {
+	Units  []contact.Unit
+	MinGap float64
+	Trace  contact.TraceState
+}
+
+// kept returns the units the next step may start with, nil for none.
+func (p *pairSource) kept() *keptState {
+	k := &p.seen[p.last]
+	if !k.ok {
+		return nil
+	}
+	return &keptState{k.units, k.minGap, p.det.TraceState(&k.trace)}
+}
+
+// restore keeps the units of a checkpoint (nil: none) for the next step,
+// once valid says they are.
+func (p *pairSource) restore(st *keptState, valid func(*contact.Unit) error) error {
+	p.seen[0].ok, p.seen[1].ok = false, false
+	if st == nil {
+		return nil
+	}
+	for a := range st.Units {
+		if err := valid(&st.Units[a]); err != nil {
+			return fmt.Errorf("contact unit %d kept for the next step: %w", a, err)
+		}
+	}
+	k := &p.seen[p.last]
+	k.keep(st.Units, st.MinGap)
+	p.det.SetTrace(&k.trace, st.Trace)
+	return nil
 }
 
 // motion is the prescribed motion of pair k's obstacle, nil for none.

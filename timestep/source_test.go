@@ -1,7 +1,11 @@
 package timestep
 
 import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -111,3 +115,142 @@ func lift(t *testing.T, sim *Simulation, dy float64) {
 }
 
 func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
+
+// TestResumeStartsOnTheKeptUnits: a simulation saved where its next step
+// starts on the units kept from the last one's end, and loaded into
+// another built the same way, starts that step on the same units, not on a
+// detection anew that agrees with them to round-off only, and goes on bit
+// for bit with the run it was saved from. A block falls on a floor and
+// comes to rest; it is resumed at the first steps where a detection anew
+// would differ from the kept units in the last bits, and at every 250th.
+func TestResumeStartsOnTheKeptUnits(t *testing.T) {
+	build := func() *Simulation {
+		sim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
+		return sim
+	}
+	run := build()
+	resumes, differ := 0, 0
+	for i := 1; i <= 1500; i++ {
+		_, err := run.Step()
+		require.NoError(t, err)
+		p := run.pairs()
+		last := &p.seen[p.last]
+		run.placeAll()
+		cfg := run.at.config(run.Stepper.Time())
+		if !last.ok || p.det.Drift(&last.trace, cfg) > driftTol {
+			continue
+		}
+		fresh, _, err := run.Detector.Detect(cfg)
+		require.NoError(t, err)
+		same := sameUnits(fresh, last.units)
+		if (same || differ >= 5) && i%250 != 0 {
+			continue
+		}
+		if !same {
+			differ++
+		}
+		var buf bytes.Buffer
+		require.NoError(t, run.SaveState(&buf))
+		resumed := build()
+		require.NoError(t, resumed.LoadState(&buf))
+		resumes++
+		for k := 1; k <= 5; k++ {
+			want, err := run.Step()
+			require.NoError(t, err)
+			got, err := resumed.Step()
+			require.NoError(t, err)
+			require.Equal(t, want, got, "resumed after step %d: step %d", i, i+k)
+			require.True(t, sameUnits(run.work.step.units, resumed.work.step.units), "resumed after step %d: step %d's units", i, i+k)
+		}
+		for b := range run.Stepper.NumBodies() {
+			require.Equal(t, run.Stepper.Body(b).Q, resumed.Stepper.Body(b).Q, "resumed after step %d", i)
+			require.Equal(t, run.Stepper.Body(b).V, resumed.Stepper.Body(b).V, "resumed after step %d", i)
+		}
+		require.Equal(t, run.TotalEnergy(), resumed.TotalEnergy(), "resumed after step %d", i)
+		i += 5
+	}
+	t.Logf("%d resumes on kept units, %d where a detection anew differs from them", resumes, differ)
+	assert.GreaterOrEqual(t, differ, 5, "resumes where a detection anew differs from the kept units")
+}
+
+// sameUnits: the same units to the bit (none is none, whatever the slice).
+func sameUnits(a, b []contact.Unit) bool {
+	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
+}
+
+// TestLoadStateRefusesDamagedKeptUnits: units kept in a state that name a
+// pair, a body or an equation the simulation does not have, or carry a
+// value that is not finite, are refused with what is wrong, as is a last
+// configuration of another shape; a version 1 state, which keeps no
+// units, is read and goes on detecting anew.
+func TestLoadStateRefusesDamagedKeptUnits(t *testing.T) {
+	build := func() *Simulation {
+		sim, _ := onFloor(t, 0, [2]float64{0, -9.81}, 0.3, Rayleigh{}, 1e-4)
+		return sim
+	}
+	sim := build()
+	for range 20 {
+		_, err := sim.Step()
+		require.NoError(t, err)
+	}
+	good := sim.pairs().kept()
+	require.NotNil(t, good)
+	require.NotEmpty(t, good.Units)
+	stream := func(version int, change func(st *simState)) *bytes.Buffer {
+		var buf bytes.Buffer
+		enc := gob.NewEncoder(&buf)
+		require.NoError(t, enc.Encode(checkpointHeader{checkpointFormat, version, sim.shape()}))
+		for _, f := range sim.families {
+			require.NoError(t, f.save(enc))
+		}
+		st := sim.state()
+		st.Kept = good
+		st.PrevDisp = slices.Clone(st.PrevDisp)
+		change(&st)
+		require.NoError(t, enc.Encode(st))
+		return &buf
+	}
+	unit := func(change func(u *contact.Unit)) func(st *simState) {
+		return func(st *simState) {
+			k := *good
+			k.Units = slices.Clone(good.Units)
+			for a := range k.Units {
+				k.Units[a].Entries = slices.Clone(k.Units[a].Entries)
+			}
+			change(&k.Units[0])
+			st.Kept = &k
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		change func(st *simState)
+		want   string
+	}{
+		{"pair", unit(func(u *contact.Unit) { u.Key.Pair = 7 }), "contact unit 0 kept for the next step: pair 7 of 1"},
+		{"negative pair", unit(func(u *contact.Unit) { u.Key.Pair = -1 }), "pair -1 of 1"},
+		{"equation", unit(func(u *contact.Unit) { u.Entries[0].Eq = 99999 }), "equation 99999 of body 0, which is not on a contact boundary"},
+		{"body", unit(func(u *contact.Unit) { u.Entries[0].Body = 3 }), "of body 3, which is not on a contact boundary"},
+		{"gap", unit(func(u *contact.Unit) { u.Gap = math.NaN() }), "a value of NaN"},
+		{"entry", unit(func(u *contact.Unit) { u.Entries[1].N = math.Inf(1) }), "a value of +Inf"},
+		{"last configuration short", func(st *simState) { st.PrevDisp[0] = st.PrevDisp[0][:3] }, "the last configuration has 3 displacements of body 0, this simulation 90"},
+		{"a body more", func(st *simState) { st.PrevDisp = append(st.PrevDisp, nil) }, "the last configuration has 2 bodies' displacements and 1 poses, this simulation 1 and 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := build().LoadState(stream(checkpointVersion, c.change))
+			require.ErrorContains(t, err, "simulation state: damaged: ")
+			require.ErrorContains(t, err, c.want)
+		})
+	}
+	t.Run("version 1", func(t *testing.T) {
+		resumed := build()
+		require.NoError(t, resumed.LoadState(stream(1, func(st *simState) { st.Kept = nil })))
+		assert.False(t, resumed.pairs().seen[0].ok || resumed.pairs().seen[1].ok, "kept units")
+		_, err := resumed.Step()
+		require.NoError(t, err)
+		assert.NotEmpty(t, resumed.work.step.units)
+	})
+	t.Run("a later version", func(t *testing.T) {
+		err := build().LoadState(stream(checkpointVersion+1, func(*simState) {}))
+		require.EqualError(t, err, fmt.Sprintf("simulation state: version %d, this program reads versions 1 to %d", checkpointVersion+1, checkpointVersion))
+	})
+}
