@@ -15,7 +15,11 @@ func (d *Detector) carriedUnits(r *detection, pi int, p *Pair, cfg Config) {
 	place, centre, _ := o.place(cfg) // checked by Detect
 	ant := side.geometry(cfg, p.Alert+o.Radius, w)
 	w.boxes = ant.boxes
-	w.grid.build(ant.boxes)
+	queries := len(o.Points)
+	if o.Radius > 0 {
+		queries = 1
+	}
+	w.grid.build(ant.boxes, queries)
 	vObs, free := o.motion(cfg).Velocity(cfg.Time), o.MotionIn(cfg) == nil
 	add := func(node, k int, x [2]float64, pr projection, gap float64) {
 		q := Point{Pair: pi, Reverse: true, Node: node, X: x, Xa: pr.xa, N: pr.n, T: [2]float64{-pr.n[1], pr.n[0]}, Gap: gap, Edge: k, S: pr.s}

@@ -224,7 +224,8 @@ func TestPairingMatrix(t *testing.T) {
 
 // TestBroadPhaseMatchesBruteForce: on 1 000 random configurations of
 // segments and points, the grid proposes every entry within the alert
-// distance of a point (and the narrow phase then keeps exactly those).
+// distance of a point (and the narrow phase then keeps exactly those),
+// and the flat grid the same entries in the same order.
 func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for trial := 0; trial < 1000; trial++ {
@@ -239,7 +240,11 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 			segs[k] = [2][2]float64{a, {a[0] + l*math.Cos(th) + 1e-9, a[1] + l*math.Sin(th)}}
 			boxes[k] = boxOf(segs[k][0], segs[k][1]).grow(alert)
 		}
-		g := newGrid(boxes)
+		var g, flat grid
+		g.build(boxes, flatTests+1)
+		flat.build(boxes, 1)
+		require.False(t, g.flat)
+		require.True(t, flat.flat)
 		for q := 0; q < 20; q++ {
 			x := [2]float64{1.4*rng.Float64() - 0.2, 1.4*rng.Float64() - 0.2}
 			var brute, broad []int
@@ -254,6 +259,7 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 				}
 			}
 			require.ElementsMatch(t, brute, broad, "trial %d point %v", trial, x)
+			require.Equal(t, g.near(nil, x), flat.near(nil, x), "trial %d point %v: flat", trial, x)
 		}
 	}
 }

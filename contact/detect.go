@@ -498,7 +498,7 @@ func (d *Detector) project(pi int, p *Pair, ps *pass, cfg Config, direct []*Poin
 	ant := ps.geometry(p, cfg)
 	w := ps.work
 	g := &w.grid
-	g.build(ant.boxes)
+	g.build(ant.boxes, len(c.nodes))
 	if len(w.out) != len(c.nodes) {
 		w.out, w.found = make([]*Point, len(c.nodes)), make([]Point, len(c.nodes))
 	}

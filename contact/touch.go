@@ -100,7 +100,7 @@ func (a *Side) Touches(dst []Touch, discs []Disc, cfg Config) []Touch {
 	}
 	w := &passWork{}
 	ant := a.geometry(cfg, reach, w)
-	w.grid.build(ant.boxes)
+	w.grid.build(ant.boxes, len(discs))
 	for i, d := range discs {
 		a.discTouches(d.X, d.R, d.Alert, ant, w, func(k int, pr projection) {
 			dst = append(dst, Touch{Disc: i, Face: k, S: pr.s, Gap: pr.gap - d.R, N: pr.n, X: pr.xa})
