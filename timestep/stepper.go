@@ -510,32 +510,10 @@ func (st *state) finish(h, th float64) error {
 		st.addImpulse()
 	}
 	st.factor.Backward(st.dv, st.y)
-	e := &st.energy
-	var work, damp, contact float64
-	a, be := b.damping.Alpha, b.damping.Beta
-	for i := range b.V {
-		v0, v1 := b.V[i], b.V[i]+st.dv[i]
-		vt := th*v1 + (1-th)*v0
-		dq := h * vt
-		b.V[i] = v1
-		b.Q[i] += dq
-		work += (th*st.f1[i] + (1-th)*st.f0[i]) * dq
-		contact += vt * st.r[i]
-	}
+	work, contact := st.move(h, th)
 	assemble.MulVec2To(st.kv1, st.mv1, b.K, b.M, b.V)
-	var numM, numK, kin, ela float64
-	for i := range b.V {
-		vt := th*b.V[i] + (1-th)*(b.V[i]-st.dv[i])
-		mvt := th*st.mv1[i] + (1-th)*st.mv0[i]
-		kvt := th*st.kv1[i] + (1-th)*st.kv0[i]
-		damp += h * vt * (a*mvt + be*kvt)
-		dkq := h * kvt
-		numM += st.dv[i] * (st.mv1[i] - st.mv0[i])
-		numK += h * vt * dkq
-		st.kq[i] += dkq
-		kin += b.V[i] * st.mv1[i]
-		ela += b.Q[i] * st.kq[i]
-	}
+	damp, numM, numK, kin, ela := st.book(h, th)
+	e := &st.energy
 	e.Kinetic, e.Elastic = kin/2, ela/2
 	e.External += work
 	e.Damping += damp
@@ -548,6 +526,50 @@ func (st *state) finish(h, th float64) error {
 	st.kv0, st.kv1 = st.kv1, st.kv0
 	st.mv0, st.mv1 = st.mv1, st.mv0
 	return nil
+}
+
+// move sets v1 = v0 + dv and q1 = q0 + h v_theta, and returns the work
+// of the forces f_theta and of the impulses over the step. (Its slices
+// are cut to one length so that the loop runs without bounds checks.)
+func (st *state) move(h, th float64) (work, contact float64) {
+	v := st.b.V
+	n := len(v)
+	q, dv, f0, f1, r := st.b.Q[:n], st.dv[:n], st.f0[:n], st.f1[:n], st.r[:n]
+	for i, v0 := range v {
+		v1 := v0 + dv[i]
+		vt := th*v1 + (1-th)*v0
+		dq := h * vt
+		v[i] = v1
+		q[i] += dq
+		work += (th*f1[i] + (1-th)*f0[i]) * dq
+		contact += vt * r[i]
+	}
+	return work, contact
+}
+
+// book updates K q to the end of the step, with K v and M v at its end in
+// kv1 and mv1, and returns the step's damping work, its numerical
+// dissipation's two terms (dv' M dv and dq' K dq) and twice the kinetic
+// and elastic energies at its end.
+func (st *state) book(h, th float64) (damp, numM, numK, kin, ela float64) {
+	a, be := st.b.damping.Alpha, st.b.damping.Beta
+	v := st.b.V
+	n := len(v)
+	q, dv, kq := st.b.Q[:n], st.dv[:n], st.kq[:n]
+	mv0, mv1, kv0, kv1 := st.mv0[:n], st.mv1[:n], st.kv0[:n], st.kv1[:n]
+	for i, v1 := range v {
+		vt := th*v1 + (1-th)*(v1-dv[i])
+		mvt := th*mv1[i] + (1-th)*mv0[i]
+		kvt := th*kv1[i] + (1-th)*kv0[i]
+		damp += h * vt * (a*mvt + be*kvt)
+		dkq := h * kvt
+		numM += dv[i] * (mv1[i] - mv0[i])
+		numK += h * vt * dkq
+		kq[i] += dkq
+		kin += v1 * mv1[i]
+		ela += q[i] * kq[i]
+	}
+	return damp, numM, numK, kin, ela
 }
 
 // addImpulse adds L^-1 P r to y. An impulse on B alone touches only the
