@@ -7,6 +7,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
 	"github.com/fecontact/fecontact/signorini"
+	"gonum.org/v1/gonum/floats"
 )
 
 // Compliance is a body's compliance on some of its equations: an impulse r
@@ -179,11 +180,8 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 				// memory order, not one cache line per value.
 				k := d.pos[body][e.Eq]
 				row := c.C[k*nb : (k+1)*nb]
-				cn, ct := cn[:len(row)], ct[:len(row)]
-				for j, cjk := range row {
-					cn[j] += cjk * e.N
-					ct[j] += cjk * e.T
-				}
+				floats.AddScaled(cn, e.N, row)
+				floats.AddScaled(ct, e.T, row)
 			}
 		}
 		d.blocks = reuse.Zeroed(d.blocks, len(touching))
