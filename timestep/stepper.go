@@ -302,11 +302,14 @@ func (st *state) begin(h, th, t float64) error {
 		return err
 	}
 	a, be := b.damping.Alpha, b.damping.Beta
-	for i := range st.rhs {
-		ft := th*st.f1[i] + (1-th)*st.f0[i]
-		st.rhs[i] = h * (ft - st.kq[i] - h*th*st.kv0[i] - a*st.mv0[i] - be*st.kv0[i])
+	rhs := st.rhs
+	n := len(rhs)
+	f0, f1, kq, kv0, mv0 := st.f0[:n], st.f1[:n], st.kq[:n], st.kv0[:n], st.mv0[:n]
+	for i := range rhs {
+		ft := th*f1[i] + (1-th)*f0[i]
+		rhs[i] = h * (ft - kq[i] - h*th*kv0[i] - a*mv0[i] - be*kv0[i])
 	}
-	st.startSolve(st.rhs, b.V)
+	st.startSolve(rhs, b.V)
 	return nil
 }
 
