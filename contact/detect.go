@@ -482,8 +482,9 @@ func (g *sideShape) findVertex(k, end int) (vertex, int, bool) {
 	if !found || !c.ok {
 		return vertex{}, 0, false
 	}
-	n1, n2 := a.edgeNormal(g.u, c.in, 1), a.edgeNormal(g.u, c.out, 0)
-	l := min(a.chord(g.u, c.in), a.chord(g.u, c.out))
+	n1, l1 := a.edgeNormal(g.u, c.in, 1)
+	n2, l2 := a.edgeNormal(g.u, c.out, 0)
+	l := min(l1, l2)
 	// Entry k ends at its second node (the face before it) and starts at
 	// its first (the face after it).
 	return vertex{x: g.X[k][end], n1: n1, n2: n2, length: l}, 2 - end, true

@@ -54,21 +54,24 @@ func boundaryCorners(m *mesh.Mesh, nodes []int) map[int]corner {
 }
 
 // edgeNormal is the outward unit normal of a boundary edge at its end
-// (end 0: the first node, 1: the second) in the displacement u.
-func (s *Side) edgeNormal(u []float64, e mesh.Edge, end int) [2]float64 {
+// (end 0: the first node, 1: the second) in the displacement u, and the
+// distance between the edge's ends (its chord; a straight edge's length,
+// whose square root the normal takes too).
+func (s *Side) edgeNormal(u []float64, e mesh.Edge, end int) (n [2]float64, chord float64) {
 	var t [2]float64
 	if len(e.Nodes) == 2 {
 		a, b := s.position(u, e.Nodes[0]), s.position(u, e.Nodes[1])
 		t = [2]float64{b[0] - a[0], b[1] - a[1]}
-	} else {
-		var X [3][2]float64
-		for i, n := range e.Nodes {
-			X[i] = s.position(u, n)
-		}
-		_, t = quadratic(&X, float64(2*end-1))
+		chord = norm(t[0], t[1])
+		return [2]float64{t[1] / chord, -t[0] / chord}, chord
 	}
+	var X [3][2]float64
+	for i, n := range e.Nodes {
+		X[i] = s.position(u, n)
+	}
+	_, t = quadratic(&X, float64(2*end-1))
 	l := norm(t[0], t[1])
-	return [2]float64{t[1] / l, -t[0] / l}
+	return [2]float64{t[1] / l, -t[0] / l}, dist(X[0], X[1])
 }
 
 // faces returns the outward normals of the two boundary faces of the body
@@ -79,12 +82,9 @@ func (s *Side) faces(u []float64, n int) (n1, n2 [2]float64, ok bool) {
 	if !found || !c.ok {
 		return n1, n2, false
 	}
-	return s.edgeNormal(u, c.in, 1), s.edgeNormal(u, c.out, 0), true
-}
-
-// chord is the distance between the ends of edge e in the displacement u.
-func (s *Side) chord(u []float64, e mesh.Edge) float64 {
-	return dist(s.position(u, e.Nodes[0]), s.position(u, e.Nodes[1]))
+	n1, _ = s.edgeNormal(u, c.in, 1)
+	n2, _ = s.edgeNormal(u, c.out, 0)
+	return n1, n2, true
 }
 
 // vertex describes an antagonist vertex for vertexFrame: its position, the
