@@ -1,10 +1,11 @@
 // Package contact owns the geometry of contact (docs/design.md sections 4-5):
 // candidate boundaries of deformable bodies, their antagonists (a boundary
 // of another body, or a rigid obstacle with prescribed motion), detection by
-// a broad phase (uniform grid) and a narrow phase (closest point), local
-// frames, gaps, the pairing matrix P_ij of [JM91] section 8, and the
-// contact operator H that maps the bodies' velocities to local relative
-// velocities. It does not know how contact is solved.
+// a broad phase (uniform grid; every box for few entries and queries) and a
+// narrow phase (closest point), local frames, gaps, the pairing matrix P_ij
+// of [JM91] section 8, and the contact operator H that maps the bodies'
+// velocities to local relative velocities. It does not know how contact is
+// solved.
 //
 // Bracketed keys ([JM91]) are the papers of docs/references.md.
 //
