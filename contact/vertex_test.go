@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fecontact/fecontact/mesh"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestVertexFrame: the normal at an antagonist vertex stays in the cone of
@@ -60,4 +62,46 @@ func TestVertexFrame(t *testing.T) {
 	_, gFace, _ := vertexFrame([2]float64{0.3, -1e-9}, corner, nil)
 	_, gRound, _ := vertexFrame([2]float64{0.3, 1e-9}, corner, nil)
 	assert.InDelta(t, gFace, gRound, 1e-12)
+}
+
+// TestSideVertex: the vertex of a side's corner in a displacement has
+// the outward normals of its two faces and, as its length, the shorter
+// chord of the two: the top-left corner of the lower block (Q4 and Q8)
+// pushed 5 mm to the right, so that the top face's chord is 15 mm and the
+// flank's 20.6 mm.
+func TestSideVertex(t *testing.T) {
+	for _, kind := range []mesh.Kind{mesh.Q4, mesh.Q8} {
+		t.Run(kind.String(), func(t *testing.T) {
+			_, sides := twoBlocks(t, kind, Nodal)
+			b := sides[1]
+			corner := nodeAt(t, b.Mesh, [2]float64{0, 0.04})
+			u := make([]float64, 2*len(b.Mesh.Nodes))
+			u[2*corner] = 0.005
+			if kind == mesh.Q8 { // the mid-nodes follow: straight faces
+				u[2*nodeAt(t, b.Mesh, [2]float64{0.01, 0.04})] = 0.0025
+				u[2*nodeAt(t, b.Mesh, [2]float64{0, 0.03})] = 0.0025
+			}
+			w := &passWork{}
+			ant := b.geometry(Config{Disp: [][]float64{nil, u}}, 1e-3, w)
+			found := 0
+			for k, e := range b.all {
+				for end, n := range e.Nodes[:2] {
+					if n != corner {
+						continue
+					}
+					v, _, ok := ant.vertex(k, end)
+					require.True(t, ok)
+					found++
+					flank := math.Hypot(0.005, 0.02)
+					assert.InDelta(t, 0.015, v.length, 1e-15)
+					// The boundary runs counterclockwise: the top face
+					// comes before the corner, the flank after it.
+					assert.InDeltaSlice(t, []float64{0, 1}, v.n1[:], 1e-12, "the top's normal")
+					assert.InDeltaSlice(t, []float64{-0.02 / flank, 0.005 / flank}, v.n2[:], 1e-12, "the flank's normal")
+					assert.Equal(t, [2]float64{0.005, 0.04}, v.x)
+				}
+			}
+			assert.Equal(t, 2, found, "the corner ends two edges")
+		})
+	}
 }
