@@ -57,8 +57,8 @@ type warmEntry struct {
 // factor), the rigid bodies' and point masses', the warm-start impulses,
 // the last configuration (for the tunnelling check), the contact units
 // found where the last step ended (which the next one starts with), the
-// works of contact and the step count. LoadState on a simulation built the same
-// way then goes on bit for bit as this one would have.
+// works of contact and the step count. LoadState on a simulation built the
+// same way then goes on bit for bit as this one would have.
 func (s *Simulation) SaveState(w io.Writer) error {
 	if s.Stepper.stage != 0 {
 		return errors.New("simulation state: saved in the middle of a step")
