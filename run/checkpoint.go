@@ -59,7 +59,8 @@ func ParseCheckpoint(s string) (Checkpoint, error) {
 }
 
 // checkpointVersion changes whenever what a checkpoint holds does.
-const checkpointVersion = 1
+// Version 2 ends with the sha256 of what comes before it.
+const checkpointVersion = 2
 
 // checkpointHeader says what made the run a checkpoint is of.
 type checkpointHeader struct {
@@ -103,7 +104,9 @@ func (st statsState) stats() *Stats {
 const checkpointFormat = "fecontact run checkpoint"
 
 // writeCheckpoint writes the run's checkpoint atomically: a kill while
-// it is written leaves the previous one whole.
+// it is written leaves the previous one whole. It ends with the sha256 of
+// the rest, so that a checkpoint damaged since is refused, not resumed
+// from values no run reached.
 func (rs *running) writeCheckpoint() error {
 	ws, err := rs.out.Checkpoint()
 	if err != nil {
@@ -115,7 +118,8 @@ func (rs *running) writeCheckpoint() error {
 		Variant: rs.opt.Variant, Steps: rs.r.Steps, Every: rs.sc.Output.Every, Done: rs.r.Done, Elapsed: rs.elapsed + time.Since(rs.loop),
 		TimeReached: rs.sim.Stepper.Time()}
 	err = atomicfile.Write(filepath.Join(rs.opt.Dir, CheckpointFile), func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
+		sum := sha256.New()
+		bw := bufio.NewWriter(io.MultiWriter(w, sum))
 		enc := gob.NewEncoder(bw)
 		if err := enc.Encode(h); err != nil {
 			return err
@@ -129,7 +133,11 @@ func (rs *running) writeCheckpoint() error {
 		if err := enc.Encode(rs.sum.state()); err != nil {
 			return err
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		_, err := w.Write(sum.Sum(nil))
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
@@ -154,24 +162,36 @@ func (rs *running) due() bool {
 // ErrNoCheckpoint is a folder without a checkpoint to resume from.
 var ErrNoCheckpoint = errors.New("no checkpoint")
 
-// readCheckpoint opens a run folder's checkpoint and reads its header;
-// the decoder goes on with the simulation's state.
-func readCheckpoint(dir string) (*os.File, *bufio.Reader, checkpointHeader, error) {
+// readCheckpoint reads a run folder's checkpoint and its header; the
+// reader goes on with the simulation's state. A checkpoint of this
+// format whose checksum does not match is refused; one of another
+// version is left to resumable to refuse.
+func readCheckpoint(dir string) (*bufio.Reader, checkpointHeader, error) {
 	var h checkpointHeader
 	path := filepath.Join(dir, CheckpointFile)
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, h, fmt.Errorf("%w in %s (%s): a run writes one every %v, when it is interrupted and when it ends, unless --checkpoint off", ErrNoCheckpoint, dir, CheckpointFile, DefaultCheckpointWall)
+		return nil, h, fmt.Errorf("%w in %s (%s): a run writes one every %v, when it is interrupted and when it ends, unless --checkpoint off", ErrNoCheckpoint, dir, CheckpointFile, DefaultCheckpointWall)
 	}
 	if err != nil {
-		return nil, nil, h, err
+		return nil, h, err
 	}
-	br := bufio.NewReader(f)
+	br := bufio.NewReader(bytes.NewReader(data))
 	if err := gob.NewDecoder(br).Decode(&h); err != nil || h.Format != checkpointFormat {
-		f.Close()
-		return nil, nil, h, fmt.Errorf("%s: not a checkpoint of fecontact run, or damaged", path)
+		return nil, h, fmt.Errorf("%s: not a checkpoint of fecontact run, or damaged", path)
 	}
-	return f, br, h, nil
+	if h.Version != checkpointVersion {
+		return br, h, nil
+	}
+	n := len(data) - sha256.Size
+	if n < 0 || sha256.Sum256(data[:n]) != [sha256.Size]byte(data[n:]) {
+		return nil, h, fmt.Errorf("%s: damaged since it was written (its checksum does not match): the run cannot go on from it; start it again", path)
+	}
+	br = bufio.NewReader(bytes.NewReader(data[:n]))
+	if err := gob.NewDecoder(br).Decode(&h); err != nil {
+		return nil, h, fmt.Errorf("%s: not a checkpoint of fecontact run, or damaged", path)
+	}
+	return br, h, nil
 }
 
 // resumable checks that a checkpoint can be resumed by this program on

@@ -146,3 +146,42 @@ func TestResumeUntilHostile(t *testing.T) {
 		require.ErrorContains(t, err, "more than 1e+08 a run may take: give an --until within that")
 	}
 }
+
+// TestResumeRefusesDamage: a checkpoint with a byte changed anywhere
+// (a value the gob stream still decodes, or its checksum), cut short, or
+// empty is refused by name, never resumed from; a whole one resumes.
+func TestResumeRefusesDamage(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Scene(context.Background(), exampleScene(t, "klarbring"), Options{Dir: dir, Steps: 10, Version: "v0"})
+	require.NoError(t, err)
+	path := filepath.Join(dir, CheckpointFile)
+	whole, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		data func() []byte
+		want string
+	}{
+		{"a byte of the state", func() []byte { return flip(whole, len(whole)/2) }, "damaged since it was written (its checksum does not match)"},
+		{"a byte of the checksum", func() []byte { return flip(whole, len(whole)-1) }, "damaged since it was written"},
+		{"cut short", func() []byte { return whole[:len(whole)-100] }, "damaged since it was written"},
+		{"empty", func() []byte { return nil }, "not a checkpoint of fecontact run, or damaged"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.NoError(t, os.WriteFile(path, c.data(), 0o644))
+			_, err := Resume(context.Background(), dir, Options{Version: "v0"})
+			require.ErrorContains(t, err, path+": ")
+			require.ErrorContains(t, err, c.want)
+		})
+	}
+	require.NoError(t, os.WriteFile(path, whole, 0o644))
+	_, err = Resume(context.Background(), dir, Options{Version: "v0"})
+	require.NoError(t, err)
+}
+
+// flip is data with byte i's bits inverted, on a copy.
+func flip(data []byte, i int) []byte {
+	out := append([]byte(nil), data...)
+	out[i] ^= 0xff
+	return out
+}

@@ -118,11 +118,10 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 // Every are the checkpoint's.
 func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 	start := time.Now()
-	f, br, h, err := readCheckpoint(dir)
+	br, h, err := readCheckpoint(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	path := filepath.Join(dir, CheckpointFile)
 	scenePath := filepath.Join(dir, SceneAsRun)
 	text, err := os.ReadFile(scenePath)
