@@ -71,11 +71,12 @@
 //   - Unit j exists when every node i of column j of P found an antagonist
 //     within the alert distance (for Nodal: node j itself). Its local
 //     velocity is U~_j = sum_i P_ij U_i, with U_i = ((v_c - v_a).n_i,
-//     (v_c - v_a).t_i) in node i's frame; its gap g~_j = sum_i P_ij g_i. H~_j = sum_i P_ij H_i holds
-//     the two rows (normal, tangent) of U~_j = H~_j v + Rigid_j, where
-//     Rigid_j is the obstacle's velocity term. The reaction R_j (Pa, N and T
-//     components) is the density whose generalised force is H~_j' R_j, so
-//     an impulse P_j (Pa s) gives nodal impulses H~_j' P_j (N s).
+//     (v_c - v_a).t_i) in node i's frame; its gap g~_j = sum_i P_ij g_i.
+//     H~_j = sum_i P_ij H_i holds the two rows (normal, tangent) of
+//     U~_j = H~_j v + Rigid_j, where Rigid_j is the obstacle's velocity
+//     term. The reaction R_j (Pa, N and T components) is the density
+//     whose generalised force is H~_j' R_j, so an impulse P_j (Pa s) gives
+//     nodal impulses H~_j' P_j (N s).
 //   - Detector.Trace records what detection reads of a configuration: the
 //     positions of the sides' nodes of Side.AllNodes (edges and flanks),
 //     the poses of the bodies carrying obstacles, the time for moving

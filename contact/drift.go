@@ -49,8 +49,9 @@ func (d *Detector) Trace(dst *Trace, cfg Config) {
 // the time differs) or a pair changed. Detect finds in cfg the units it
 // found in t's configuration, to within Drift times an edge in their
 // positions and gaps (the faces beyond the flanks, whose nodes only the
-// flanks' far vertices read, are not compared): a stepper whose step ended where it predicted, to
-// round-off, keeps the units it detected there (timestep).
+// flanks' far vertices read, are not compared): a stepper whose step
+// ended where it predicted, to round-off, keeps the units it detected
+// there (timestep).
 func (d *Detector) Drift(t *Trace, cfg Config) float64 {
 	if len(t.pairs) != len(d.Pairs) {
 		return math.Inf(1)

@@ -231,7 +231,8 @@ func TestExamples(t *testing.T) {
 }
 
 // TestDiscOnBlock: the disc-on-block example ([BRF] Figure 9), 0.07 s
-// (the contact lasts about 0.057 s; 0.01 s with -short). Nothing acts on the two bodies but contact: their
+// (the contact lasts about 0.057 s; 0.01 s with -short). Nothing acts on
+// the two bodies but contact: their
 // total momentum is kept to 1e-9, the ledger closes to 1e-9 of the energy
 // at every step, the contact law takes energy and never gives more back
 // by pushing out than it took, the kinetic and stored energies at the end

@@ -899,17 +899,17 @@ const pushReach = 1e-3
 // positional law, and the inelastic shock law's allowance, take a rigid
 // body's or a point mass's unit for touching, neither pushing out a
 // penetration nor letting a gap close (the shock law, 363 sweeps a step on
-// TestPileAtRest's pile without it). A pile at rest
-// has its contacts at gaps of round-off (a deposit read from 8-digit files
-// overlaps by up to 1e-8 m; a step's update leaves 1e-10): without it each
-// is pushed out and let close again by g/h every step, a new contact
-// problem each step (585 disks at rest: 24 sweeps a step instead of 2.5,
-// TestPileAtRest). A penetration is held within the slop, not pushed out.
-// Finite-element units have none (pairSource.law).
+// TestPileAtRest's pile without it). A pile at rest has its contacts at
+// gaps of round-off (a deposit read from 8-digit files overlaps by up to
+// 1e-8 m; a step's update leaves 1e-10): without it each is pushed out and
+// let close again by g/h every step, a new contact problem each step (585
+// disks at rest: 24 sweeps a step instead of 2.5, TestPileAtRest). A
+// penetration is held within the slop, not pushed out. Finite-element
+// units have none (pairSource.law).
 const slop = 1e-5
 
-// slack is the gap g the positional law and the shock law's allowance act on: g less the slop towards
-// zero, and zero within it. Both ways: a law that let round-off gaps close
+// slack is the gap g the positional law and the shock law's allowance act
+// on: g less the slop towards zero, and zero within it. Both ways: a law that let round-off gaps close
 // while it held round-off overlaps took 2 206 sweeps a step on
 // TestPileAtRest's pile at rest.
 func slack(g, slop float64) float64 {
