@@ -85,7 +85,9 @@ func Clear(dir string) (int, error) {
 // always among them.
 func ClearFiles(dir string, patterns ...string) (int, error) {
 	n := 0
-	for _, pat := range append(patterns, ".*.tmp*") {
+	// A new slice: appending to patterns could write into the backing
+	// array of a caller's (runFiles, shared by concurrent runs).
+	for _, pat := range slices.Concat(patterns, []string{".*.tmp*"}) {
 		files, err := filepath.Glob(filepath.Join(dir, pat))
 		if err != nil {
 			return n, err
