@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -416,6 +417,10 @@ func TestObstacles(t *testing.T) {
 		_, err := NewDetector(&Pair{Name: "p", Candidate: side, Obstacle: bad, Alert: 0.01})
 		assert.ErrorContains(t, err, `obstacle "`+bad.Name+`"`)
 	}
-	_, err = NewDetector(&Pair{Name: "p", Candidate: side, Obstacle: floor, Alert: 0.01, Mu: -0.1})
-	assert.ErrorContains(t, err, "mu = -0.1")
+	for _, mu := range []float64{-0.1, math.NaN(), 1.0001 * MaxMu, math.Inf(1)} {
+		_, err = NewDetector(&Pair{Name: "p", Candidate: side, Obstacle: floor, Alert: 0.01, Mu: mu})
+		assert.ErrorContains(t, err, fmt.Sprintf("mu = %g: expected a value in [0, 1000]", mu))
+	}
+	_, err = NewDetector(&Pair{Name: "p", Candidate: side, Obstacle: floor, Alert: 0.01, Mu: MaxMu})
+	assert.NoError(t, err)
 }

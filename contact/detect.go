@@ -9,6 +9,14 @@ import (
 	"github.com/fecontact/fecontact/mesh"
 )
 
+// MaxMu is the largest friction coefficient a contact takes. A contact
+// with mu = 1000 slides only under a tangential impulse a thousand times
+// its normal one, which is sticking for any practical purpose; beyond it
+// the solver's convergence measure, whose natural map holds mu |u_T|,
+// is swamped by the round-off in a sticking contact's sliding velocity
+// (the colliding blocks leave steps unconverged from mu = 1e4 on).
+const MaxMu = 1e3
+
 // Pair declares that the nodes of a candidate Side may touch an antagonist:
 // another Side (of another body, or of the same one) or an Obstacle.
 type Pair struct {
@@ -80,8 +88,8 @@ func (p *Pair) Check() error {
 		return errors.New("no candidate side")
 	case (p.Antagonist == nil) == (p.Obstacle == nil):
 		return errors.New("give exactly one antagonist: a side or an obstacle")
-	case !(p.Mu >= 0) || math.IsInf(p.Mu, 0):
-		return fmt.Errorf("friction coefficient mu = %g: expected a finite, non-negative value", p.Mu)
+	case !(p.Mu >= 0 && p.Mu <= MaxMu):
+		return fmt.Errorf("friction coefficient mu = %g: expected a value in [0, %g] (%g already sticks)", p.Mu, MaxMu, MaxMu)
 	case !(p.Alert > 0) || math.IsInf(p.Alert, 0):
 		return fmt.Errorf("alert = %g m: expected a positive, finite distance", p.Alert)
 	case p.Basis != Nodal && p.Basis != Pairing:

@@ -242,8 +242,8 @@ func (c *Contact) check(n int) error {
 		}
 	}
 	switch {
-	case !(c.Mu >= 0) || !finite(c.Mu):
-		return fmt.Errorf("friction coefficient %g: expected 0 or a positive number", c.Mu)
+	case !(c.Mu >= 0 && c.Mu <= contact.MaxMu):
+		return fmt.Errorf("friction coefficient %g: expected 0 or a positive number up to %g (%g already sticks)", c.Mu, contact.MaxMu, contact.MaxMu)
 	case !(c.Restitution >= 0 && c.Restitution <= 1):
 		return fmt.Errorf("restitution %g: expected a number in [0, 1]", c.Restitution)
 	case !(c.Alert >= 0) || !finite(c.Alert):

@@ -71,6 +71,8 @@ func TestShapeErrors(t *testing.T) {
 	require.ErrorContains(t, err, `"d": the name is used twice`)
 	_, err = NewSystem([]*Body{d1}, []Rule{{Mu: -0.3}}, 0)
 	require.ErrorContains(t, err, "friction coefficient -0.3")
+	_, err = NewSystem([]*Body{d1}, []Rule{{Mu: 1e300}}, 0)
+	require.ErrorContains(t, err, "friction coefficient 1e+300: expected a value in [0, 1000]")
 	_, err = NewSystem([]*Body{d1}, []Rule{{Restitution: 2}}, 0)
 	require.ErrorContains(t, err, "restitution 2")
 }

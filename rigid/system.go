@@ -102,8 +102,8 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 		minR = min(minR, b.Shape.Radius())
 	}
 	for k, r := range rules {
-		if !(r.Mu >= 0) || math.IsInf(r.Mu, 0) {
-			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): friction coefficient %g: expected a finite, non-negative value", k+1, r.A, r.B, r.Mu)
+		if !(r.Mu >= 0 && r.Mu <= contact.MaxMu) {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): friction coefficient %g: expected a value in [0, %g] (%g already sticks)", k+1, r.A, r.B, r.Mu, contact.MaxMu, contact.MaxMu)
 		}
 		if r.Law != contact.Positional && r.Law != contact.Shock {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): unknown law %d", k+1, r.A, r.B, r.Law)

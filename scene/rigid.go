@@ -138,8 +138,8 @@ func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 			}
 		}
 		switch {
-		case !(r.Mu >= 0) || !finite(r.Mu):
-			return bad(where, "mu", r.Mu, "expected a non-negative friction coefficient")
+		case !(r.Mu >= 0 && r.Mu <= contact.MaxMu):
+			return bad(where, "mu", r.Mu, muRange)
 		case r.Law != "" && r.Law != "shock" && r.Law != "signorini":
 			return bad(where, "law", fmt.Sprintf("%q", r.Law), "expected shock or signorini")
 		case r.DissipationIndex != nil && !(*r.DissipationIndex >= 0 && *r.DissipationIndex <= 1):

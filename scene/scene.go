@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/signorini"
@@ -336,6 +337,9 @@ func bad(where, key string, value any, want string) error {
 	}
 	return fmt.Errorf("%s%s = %v: %s", where, key, value, want)
 }
+
+// muRange is what a friction coefficient out of range is told.
+var muRange = fmt.Sprintf("expected a friction coefficient in [0, %g] (mu = %g already makes a contact stick; beyond it the solver's convergence measure is lost in round-off)", contact.MaxMu, contact.MaxMu)
 
 func positive(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 
@@ -661,8 +665,8 @@ func (c Contact) check(i int, bodies, obstacles, rigids map[string]bool) error {
 		return bad(where, "obstacle", fmt.Sprintf("%q", c.Obstacle), "expected the name of an [[obstacle]]")
 	case c.Obstacle != "" && c.OneWay:
 		return bad(where, "one_way", "true", "a pair with an obstacle has one pass only: leave one_way out")
-	case !(c.Mu >= 0) || !finite(c.Mu):
-		return bad(where, "mu", c.Mu, "expected a non-negative friction coefficient")
+	case !(c.Mu >= 0 && c.Mu <= contact.MaxMu):
+		return bad(where, "mu", c.Mu, muRange)
 	case c.Law != "signorini" && c.Law != "shock":
 		return bad(where, "law", fmt.Sprintf("%q", c.Law), "expected signorini or shock")
 	case c.Basis != "nodal" && c.Basis != "pairing":
