@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io/fs"
@@ -16,7 +15,6 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/vtkcheck"
 	"github.com/fecontact/fecontact/io/results"
-	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -661,27 +659,6 @@ func TestSweep(t *testing.T) {
 		code, _, stderr := fecontact(append(tc.args, "-o", filepath.Join(dir, "x"))...)
 		assert.Equal(t, 2, code, "%v", tc.args)
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
-	}
-}
-
-// TestSweepInterrupted: once the sweep's context is done (a signal), no
-// variant starts and each says it was interrupted.
-func TestSweepInterrupted(t *testing.T) {
-	sc, err := scene.Decode(strings.NewReader(grainOnTwo(1e-3, 0.08)), "grain.toml")
-	require.NoError(t, err)
-	variants := product(sets{{key: "time.h", values: []string{"1e-3", "5e-4", "2e-4"}}})
-	scenes := []*scene.Scene{sc, sc, sc}
-	for k, v := range variants {
-		v.dir = filepath.Join(t.TempDir(), fmt.Sprint(k))
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	var out strings.Builder
-	runVariants(ctx, scenes, variants, 2, &out, sets{{key: "time.h"}})
-	for k, v := range variants {
-		assert.ErrorIs(t, v.err, errInterrupted, "variant %d", k+1)
-		_, err := os.Stat(v.dir)
-		assert.ErrorIs(t, err, os.ErrNotExist, "variant %d ran", k+1)
 	}
 }
 

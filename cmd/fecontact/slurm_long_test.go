@@ -21,7 +21,7 @@ import (
 func TestSlurmTimeLimit(t *testing.T) {
 	slurmCluster(t)
 	dir := t.TempDir()
-	set := "time.duration=4000.0" // 4 million steps: about 90 s
+	set := "time.duration=10000.0" // 10 million steps: about 3 min, well past the limit and its grace
 	local, remote := filepath.Join(dir, "local"), filepath.Join(dir, "slurm")
 	done := make(chan string)
 	go func() {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/sweep"
 )
 
 // slurmCluster starts a one-node Slurm cluster of its own under a
@@ -142,7 +144,7 @@ func TestSlurmSweep(t *testing.T) {
 	id := strings.Fields(strings.SplitAfter(stdout, "job array ")[1])[0]
 	require.NoError(t, exec.Command("scancel", id).Run())
 	gather := strings.Fields(strings.SplitAfter(stdout, "gathering as job ")[1])[0]
-	require.NoError(t, waitJob(t.Context(), gather))
+	require.NoError(t, sweep.WaitJob(t.Context(), gather))
 	csv, err := os.ReadFile(filepath.Join(cancelled, "sweep.csv"))
 	require.NoError(t, err)
 	assert.Contains(t, string(csv), "no result: not run, stopped or cancelled")

@@ -1,7 +1,8 @@
 // Package plots draws fecontact's pictures (PNG, with gonum.org/v1/plot):
 // a run's energy, bodies, gaps and velocity profile (Painter, which
-// io/results calls when a run is given one), runs compared (Compare), and a
-// survey's forces (ForcePlane, Forces). It is apart from io/results so
+// io/results calls when a run is given one), a parameter study's contact
+// durations (Sweep, which package sweep calls through Painter), runs
+// compared (Compare), and a survey's forces (ForcePlane, Forces). It is apart from io/results so
 // that a program that writes results does not need the plotting library.
 package plots
 
@@ -22,6 +23,11 @@ func (Painter) Gaps(path string, names []string, pts []results.EnergyPoint) erro
 
 // Bodies draws bodies.png.
 func (Painter) Bodies(path string, snaps []results.Snapshot) error { return Bodies(path, snaps) }
+
+// Sweep draws a parameter study's sweep.png (sweep.Painter).
+func (Painter) Sweep(path, xlabel string, series []results.Series) error {
+	return Sweep(path, xlabel, series)
+}
 
 // Profile draws profile.png.
 func (Painter) Profile(path string, c results.ProfileCurves) error { return Profile(path, c) }

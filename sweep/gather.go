@@ -1,0 +1,167 @@
+package sweep
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/results"
+)
+
+// Table is what a study's variants gave, a row each in the variants'
+// order.
+type Table struct {
+	Settings []Setting
+	Rows     []Row
+	// Failed counts the rows with an error from their run, Missing those
+	// without a result (not run, stopped, cancelled).
+	Failed, Missing int
+}
+
+// Row is one variant's: its values (in the settings' order), its folder,
+// and its figures or why it has none.
+type Row struct {
+	Values  []string
+	Dir     string
+	Figures results.Figures
+	Err     error
+}
+
+// Painter draws sweep.png (plots.Painter): the contact duration against
+// a setting, a series per combination of the other settings' values.
+type Painter interface {
+	Sweep(path, xlabel string, series []results.Series) error
+}
+
+func (p *Plan) table() *Table {
+	t := &Table{Settings: p.m.Set, Rows: make([]Row, p.Len())}
+	for k, v := range p.variants {
+		t.Rows[k] = Row{Values: v.values, Dir: v.dir}
+	}
+	return t
+}
+
+// Gather reads the variants' results from their folders: the figures of
+// those that ended, the error of those that failed; the others are marked
+// as without a result.
+func (p *Plan) Gather() *Table {
+	t := p.table()
+	for k := range t.Rows {
+		row := &t.Rows[k]
+		var err error
+		if row.Figures, err = readFigures(row.Dir); err == nil {
+			continue
+		}
+		if msg, ferr := os.ReadFile(filepath.Join(row.Dir, failedFile)); ferr == nil {
+			row.Err, t.Failed = errors.New(strings.TrimSpace(string(msg))), t.Failed+1
+			continue
+		}
+		row.Err, t.Missing = errors.New("no result: not run, stopped or cancelled"), t.Missing+1
+	}
+	return t
+}
+
+// Write writes sweep.csv (a row per variant) into dir and, with a
+// painter, sweep.png; it returns the names of the files it wrote.
+func (t *Table) Write(dir string, painter Painter) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "sweep.csv"), t.writeCSV); err != nil {
+		return nil, err
+	}
+	files := []string{"sweep.csv"}
+	x, series := t.durations()
+	if painter == nil || len(series) == 0 {
+		return files, nil
+	}
+	if err := painter.Sweep(filepath.Join(dir, "sweep.png"), t.Settings[x].Key, series); err != nil {
+		return files, err
+	}
+	return append(files, "sweep.png"), nil
+}
+
+// durations are the contact durations of the variants with figures
+// against the first setting whose values are numbers (an array by its
+// norm), a series per combination of the other settings' values; none
+// when no such variant has a number to put on the axis.
+func (t *Table) durations() (x int, series []results.Series) {
+	x = -1
+	for k := range t.Settings {
+		if slices.ContainsFunc(t.Rows, func(r Row) bool { _, ok := Number(r.Values[k]); return ok && r.Err == nil }) {
+			x = k
+			break
+		}
+	}
+	if x < 0 {
+		return -1, nil
+	}
+	index := map[string]int{}
+	for _, r := range t.Rows {
+		v, ok := Number(r.Values[x])
+		if !ok || r.Err != nil {
+			continue // a value that is not a number, or a run without figures
+		}
+		label := strings.Join(slices.Delete(slices.Clone(r.Values), x, x+1), ", ")
+		i, seen := index[label]
+		if !seen {
+			i, index[label] = len(series), len(series)
+			series = append(series, results.Series{Label: label})
+		}
+		series[i].T = append(series[i].T, v)
+		series[i].Y = append(series[i].Y, r.Figures.ContactDuration)
+	}
+	return x, series
+}
+
+func (t *Table) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := []string{"variant", "folder"}
+	for _, s := range t.Settings {
+		head = append(head, s.Key)
+	}
+	head = append(head, "contact_duration [s]", "peak_force [N/m]", "kinetic_ratio", "kinetic [J]", "elastic [J]",
+		"contact_law_work [J]", "friction_work [J]", "numerical_dissipation [J]", "error")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for k, v := range t.Rows {
+		row := []string{strconv.Itoa(k + 1), filepath.Base(v.Dir)}
+		for _, val := range v.Values {
+			row = append(row, strings.Trim(val, `"`)) // "neohookean" as neohookean
+		}
+		f := v.Figures
+		for _, x := range []float64{f.ContactDuration, f.PeakForce, f.KineticRatio(), f.Kinetic, f.Elastic, f.ContactLawWork, f.FrictionWork, f.NumericalDissipation} {
+			if v.Err != nil {
+				x = math.NaN() // no figures of a run that did not end
+			}
+			row = append(row, cell(x))
+		}
+		msg := ""
+		if v.Err != nil {
+			msg = v.Err.Error()
+		}
+		if err := cw.Write(append(row, msg)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// cell writes a figure of sweep.csv: empty where there is none (NaN: no
+// peak force without a [[contact]] pair, no ratio without an initial
+// kinetic energy).
+func cell(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', 8, 64)
+}
