@@ -14,7 +14,7 @@ import (
 // TestSlurmTimeLimit: a variant longer than its Slurm time limit (one
 // minute) is stopped by it, writes its checkpoint, is requeued
 // (--requeue) and resumes: the gathered figures are those of the run
-// never stopped. About five minutes (272 s here: Slurm holds a requeued
+// never stopped. About eight minutes (492 s here: Slurm holds a requeued
 // task about two minutes before it starts again):
 //
 //	go test -tags long -run TestSlurmTimeLimit -v ./cmd/fecontact/
