@@ -53,7 +53,7 @@ mu = 0.3
 	if _, err := p.Write(); err != nil {
 		log.Fatal(err)
 	}
-	t := p.Run(context.Background(), 2, sweep.Options{Command: "example"}, func(int, error) {})
+	t := p.Run(context.Background(), 2, sweep.Options{Command: "example"}, nil)
 	for k, r := range t.Rows {
 		fmt.Printf("%s: on the ground for %.3f s\n", p.Describe(k), r.Figures.ContactDuration)
 	}

@@ -57,8 +57,11 @@ func (e *SettingError) Unwrap() error { return e.Err }
 // checked now, so that a bad value is an error at once, not after the
 // others' hours. version is the program's, kept in the manifest.
 func New(base *scene.Scene, set []Setting, dir, version string) (*Plan, error) {
-	if len(set) == 0 {
+	switch {
+	case len(set) == 0:
 		return nil, errors.New("no setting: a study needs at least one scene key and its values")
+	case base.Text == "":
+		return nil, fmt.Errorf("scene %q has no text: a study sets keys in the text a scene was decoded from (scene.Load, scene.Decode)", base.Name)
 	}
 	if n := Count(set); n > MaxVariants {
 		return nil, fmt.Errorf("the settings make %.4g variants, more than the %d a sweep runs", n, MaxVariants)

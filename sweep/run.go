@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,14 +36,18 @@ type Options struct {
 	Warn func(line string)
 }
 
-// Run runs the variants on jobs workers, each into its folder, and calls
-// done (from one worker at a time) as each ends, with its run's error.
+// Run runs the variants on jobs workers (below 1: one per core), each
+// into its folder, and calls done, when not nil, (from one worker at a
+// time) as each ends, with its run's error.
 // Once ctx is done no variant starts, and the running ones stop after
 // their step (run.ErrInterrupted) keeping their checkpoint. The table
 // has every variant's figures, or its error: a variant that did not
 // start has run.ErrInterrupted.
 func (p *Plan) Run(ctx context.Context, jobs int, opt Options, done func(k int, err error)) *Table {
 	t := p.table()
+	if jobs < 1 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -54,9 +59,11 @@ func (p *Plan) Run(ctx context.Context, jobs int, opt Options, done func(k int, 
 				if row.Err = p.keep(k, r, err); row.Err == nil {
 					row.Figures = r.Figures
 				}
-				mu.Lock()
-				done(k, row.Err)
-				mu.Unlock()
+				if done != nil {
+					mu.Lock()
+					done(k, row.Err)
+					mu.Unlock()
+				}
 			}
 		})
 	}

@@ -68,7 +68,7 @@ func TestRunAndGather(t *testing.T) {
 	require.Equal(t, 3, p.Len())
 	assert.Equal(t, "rigid.ball.velocity = [0.0, -1.0]", p.Describe(1))
 	var ended []int
-	ran := p.Run(t.Context(), 2, Options{Command: "test"}, func(k int, err error) {
+	ran := p.Run(t.Context(), 0, Options{Command: "test"}, func(k int, err error) { // 0: a worker per core
 		assert.NoError(t, err)
 		ended = append(ended, k)
 	})
@@ -223,6 +223,8 @@ func TestNewRefuses(t *testing.T) {
 	dir := t.TempDir()
 	_, err = New(base, nil, dir, "")
 	assert.ErrorContains(t, err, "no setting")
+	_, err = New(&scene.Scene{Name: "built"}, []Setting{{Key: "time.h", Values: []string{"1e-3"}}}, dir, "")
+	assert.ErrorContains(t, err, `scene "built" has no text`)
 	_, err = New(base, []Setting{{Key: "rigid.bal.velocity", Values: []string{"[0.0, 1.0]"}}}, dir, "")
 	var bad *SettingError
 	assert.ErrorAs(t, err, &bad)
