@@ -37,12 +37,11 @@ type Options struct {
 }
 
 // Run runs the variants on jobs workers (below 1: one per core), each
-// into its folder, and calls done, when not nil, (from one worker at a
-// time) as each ends, with its run's error.
-// Once ctx is done no variant starts, and the running ones stop after
-// their step (run.ErrInterrupted) keeping their checkpoint. The table
-// has every variant's figures, or its error: a variant that did not
-// start has run.ErrInterrupted.
+// into its folder, and calls done (when not nil; from one worker at a
+// time) as each ends, with its run's error. Once ctx is done no variant
+// starts, and the running ones stop after their step (run.ErrInterrupted)
+// keeping their checkpoint. The table has every variant's figures, or
+// its error: a variant that did not start has run.ErrInterrupted.
 func (p *Plan) Run(ctx context.Context, jobs int, opt Options, done func(k int, err error)) *Table {
 	t := p.table()
 	if jobs < 1 {
