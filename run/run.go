@@ -319,7 +319,7 @@ func (r *Report) finish(sc *scene.Scene, model *scene.Model, sum *Stats, e0 floa
 		fmt.Fprintf(&b, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Stepper.Time(), opt.Dir)
 	}
 	fmt.Fprintf(&b, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n", opt.Version, start.Format(time.RFC3339), opt.Command, sc.Name, SceneAsRun)
-	sum.print(&b, sim, e0, r.Done, elapsed, opt.Dir)
+	sum.print(&b, sim, sc.Solver, e0, r.Done, elapsed, opt.Dir)
 	if model.Rigid != nil {
 		path := filepath.Join(opt.Dir, "state.json")
 		if err := results.WriteState(path, results.StateOf(sc.Name, r.Done, sim.Stepper.Time(), model.Rigid)); err != nil {

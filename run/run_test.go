@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -86,4 +87,36 @@ func TestSceneOptionsRefused(t *testing.T) {
 	}
 	_, err := Scene(context.Background(), nil, Options{Dir: "x"})
 	assert.ErrorContains(t, err, "no scene")
+}
+
+// TestUnconvergedAdvice: a run whose NLGS stops at its sweep limit says
+// how many steps did and what to change: the velocity measure under the
+// default residual, more sweeps or a looser tolerance under the velocity
+// measure; a run whose every step converged says nothing of it (the
+// pillar's first 50 steps, capped at 5 sweeps and not).
+func TestUnconvergedAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  []string
+		want string
+	}{
+		{"residual", []string{"solver.max_sweeps", "5"}, `went on with NLGS's last iterate: [solver] measure = "velocity" with tolerance = 1e-4`},
+		{"velocity", []string{"solver.max_sweeps", "5", "solver.measure", `"velocity"`, "solver.tolerance", "1e-4"}, "went on with NLGS's last iterate: raise [solver] max_sweeps, or the tolerance"},
+		{"converged", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := exampleScene(t, "pillar", append([]string{"time.duration", "0.05"}, tc.set...)...)
+			r, err := Scene(t.Context(), sc, Options{Dir: t.TempDir()})
+			require.NoError(t, err)
+			unconverged := regexp.MustCompile(`, ([0-9]+) unconverged\n`).FindStringSubmatch(r.Summary)
+			require.NotNil(t, unconverged, r.Summary)
+			if tc.want == "" {
+				assert.Equal(t, "0", unconverged[1])
+				assert.NotContains(t, r.Summary, "sweep limit")
+				return
+			}
+			assert.NotEqual(t, "0", unconverged[1])
+			assert.Contains(t, r.Summary, "warning: "+unconverged[1]+" contact steps reached the sweep limit before the tolerance and "+tc.want)
+		})
+	}
 }
