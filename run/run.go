@@ -311,12 +311,31 @@ func (rs *running) steps(ctx context.Context) error {
 	return nil
 }
 
+// interruptedMark begins the summary of a run that stopped before its
+// end (Stopped reads it).
+const interruptedMark = "INTERRUPTED"
+
+// Stopped reports whether the run in folder dir stopped before its end
+// and can go on (Resume): it has a checkpoint, and its history was cut
+// short (a write that failed) or its summary says it was interrupted. A
+// run killed outright has no summary of its own and is not reported.
+func Stopped(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, CheckpointFile)); err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, "history.csv.partial")); err == nil {
+		return true
+	}
+	s, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
+	return err == nil && strings.HasPrefix(string(s), interruptedMark)
+}
+
 // finish writes the summary (and the rigid bodies' state).
 func (r *Report) finish(sc *scene.Scene, model *scene.Model, sum *Stats, e0 float64, start time.Time, elapsed time.Duration, opt Options) error {
 	sim := r.Sim
 	var b bytes.Buffer
 	if r.Done < r.Steps {
-		fmt.Fprintf(&b, "INTERRUPTED after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Stepper.Time(), opt.Dir)
+		fmt.Fprintf(&b, interruptedMark+" after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Stepper.Time(), opt.Dir)
 	}
 	fmt.Fprintf(&b, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n", opt.Version, start.Format(time.RFC3339), opt.Command, sc.Name, SceneAsRun)
 	sum.print(&b, sim, sc.Solver, e0, r.Done, elapsed, opt.Dir)

@@ -28,7 +28,8 @@ func blocks(t *testing.T) *scene.Scene {
 
 // TestSceneInterrupted: a run whose context ends stops after that step
 // with ErrInterrupted, its history complete up to it and its summary
-// saying so; what it says and its progress come through the options.
+// saying so (Stopped); what it says and its progress come through the
+// options.
 func TestSceneInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,6 +63,7 @@ func TestSceneInterrupted(t *testing.T) {
 	assert.Equal(t, 1+1+58, strings.Count(string(hist), "\n"), "header, the initial state and 58 steps")
 	require.NotEmpty(t, said)
 	assert.Contains(t, said[0], "2 bodies, 862 DOFs, 300 steps")
+	assert.True(t, Stopped(dir), "a stopped run that can go on")
 
 	// Run again into the same folder: the earlier files go first.
 	said = nil
@@ -69,6 +71,8 @@ func TestSceneInterrupted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 10, r.Done)
 	assert.Contains(t, said[0], "removed")
+	assert.False(t, Stopped(dir), "a run that ended")
+	assert.False(t, Stopped(t.TempDir()), "no run")
 }
 
 func TestSceneOptionsRefused(t *testing.T) {

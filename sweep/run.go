@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
@@ -103,7 +102,7 @@ func (p *Plan) RunVariant(ctx context.Context, k int, opt Options) (*run.Report,
 	os.Remove(filepath.Join(v.dir, failedFile))
 	var r *run.Report
 	var err error
-	if stopped(v.dir) {
+	if run.Stopped(v.dir) {
 		r, err = run.Resume(ctx, v.dir, p.runOptions(k, opt))
 	} else {
 		r, err = p.start(ctx, k, opt)
@@ -117,19 +116,6 @@ func (p *Plan) start(ctx context.Context, k int, opt Options) (*run.Report, erro
 
 func (p *Plan) runOptions(k int, opt Options) run.Options {
 	return run.Options{Dir: p.variants[k].dir, Command: fmt.Sprintf("%s, variant %d: %s", opt.Command, k+1, p.Describe(k)), Version: opt.Version, Warn: opt.Warn}
-}
-
-// stopped tells whether a run folder holds the checkpoint of a run that
-// did not end: a history cut short, or a summary that says so.
-func stopped(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, run.CheckpointFile)); err != nil {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(dir, "history.csv.partial")); err == nil {
-		return true
-	}
-	s, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
-	return err == nil && strings.HasPrefix(string(s), "INTERRUPTED")
 }
 
 // keep keeps a variant's result for the gathering: its figures, or its

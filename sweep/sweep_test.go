@@ -129,7 +129,7 @@ func TestRunVariantResumes(t *testing.T) {
 	require.ErrorIs(t, err, run.ErrInterrupted)
 	require.NotNil(t, r)
 	require.Less(t, r.Done, r.Steps, "stopped before its end")
-	assert.True(t, stopped(p.VariantDir(1)))
+	assert.True(t, run.Stopped(p.VariantDir(1)))
 	r, err = p.RunVariant(t.Context(), 1, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, r.Steps, r.Done)
