@@ -7,15 +7,12 @@ import (
 	"slices"
 
 	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/signorini"
 )
 
-// MaxMu is the largest friction coefficient a contact takes. A contact
-// with mu = 1000 slides only under a tangential impulse a thousand times
-// its normal one, which is sticking for any practical purpose; beyond it
-// the solver's convergence measure, whose natural map holds mu |u_T|,
-// is swamped by the round-off in a sticking contact's sliding velocity
-// (the colliding blocks leave steps unconverged from mu = 1e4 on).
-const MaxMu = 1e3
+// MaxMu is the largest friction coefficient a contact takes
+// (signorini.MaxMu, where the reason is).
+const MaxMu = signorini.MaxMu
 
 // Pair declares that the nodes of a candidate Side may touch an antagonist:
 // another Side (of another body, or of the same one) or an Obstacle.

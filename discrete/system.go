@@ -109,10 +109,15 @@ func NewSystem(masses []*Mass, springs []Spring, contacts []Contact) (*System, e
 			return nil, fmt.Errorf("mass %d %q: %w", i+1, m.Name, err)
 		}
 	}
+	named := map[string]int{}
 	for i, sp := range springs {
 		if err := sp.check(masses); err != nil {
 			return nil, fmt.Errorf("spring %d %q: %w", i+1, sp.Name, err)
 		}
+		if j, ok := named[sp.Name]; ok && sp.Name != "" {
+			return nil, fmt.Errorf("spring %d %q: spring %d has that name: give each spring its own (history.csv names their columns by it)", i+1, sp.Name, j+1)
+		}
+		named[sp.Name] = i
 	}
 	for i, c := range contacts {
 		if err := c.check(len(masses)); err != nil {
@@ -188,6 +193,8 @@ func (sp *Spring) check(masses []*Mass) error {
 		return fmt.Errorf("stiffness %g N/m: expected 0 or a positive number", sp.K)
 	case !(sp.Damping >= 0) || !finite(sp.Damping):
 		return fmt.Errorf("damping %g N s/m: expected 0 or a positive number", sp.Damping)
+	case sp.K == 0 && sp.Matrix == nil && sp.Damping == 0:
+		return fmt.Errorf("no stiffness and no damping: it would do nothing; give a stiffness (N/m per m), a stiffness matrix, or a damping")
 	case sp.B == Anchored && !finite(sp.Anchor[0], sp.Anchor[1]):
 		return fmt.Errorf("anchor %v: expected finite numbers", sp.Anchor)
 	}
@@ -252,6 +259,13 @@ func (c *Contact) check(n int) error {
 		return fmt.Errorf("law %v: expected contact.Positional or contact.Shock", c.Law)
 	}
 	return nil
+}
+
+// ZeroLength reports whether the spring's ends start at one point: a
+// spring along its line then has no line, and pulls the same in every
+// direction (K times the identity).
+func (sp *Spring) ZeroLength(masses []*Mass) bool {
+	return sp.Matrix == nil && sp.length(masses) == 0
 }
 
 // ends are the spring's end points as the masses are now.

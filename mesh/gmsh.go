@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fecontact/fecontact/internal/inputfile"
 )
 
 // ReadGmsh reads a Gmsh ASCII mesh file, format 4.1 or 2.2.
@@ -21,13 +22,16 @@ import (
 // Other element types, binary files and anything malformed are refused with
 // an error naming the file and line.
 func ReadGmsh(path string) (*Mesh, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, MaxGmshBytes, "Gmsh mesh (.msh, ASCII 4.1 or 2.2)")
 	if err != nil {
 		return nil, fmt.Errorf("mesh: %w", err)
 	}
 	defer f.Close()
 	return DecodeGmsh(f, path)
 }
+
+// MaxGmshBytes bounds a mesh file: some ten million cells.
+const MaxGmshBytes = 1 << 30
 
 // DecodeGmsh reads a Gmsh ASCII mesh from r; name is used in messages.
 func DecodeGmsh(r io.Reader, name string) (*Mesh, error) {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/gob"
 	"errors"
@@ -10,10 +11,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/io/vtk"
@@ -24,10 +28,13 @@ import (
 
 // Options says how to run a scene.
 type Options struct {
-	// Dir is the output folder, created if needed; the files of an
-	// earlier run in it are removed first.
-	Dir     string
-	Variant scene.Variant
+	// Dir is the output folder, created if needed: one an earlier
+	// fecontact run wrote has that run's files removed first (only those:
+	// package outdir), one holding anything else is refused unless
+	// Overwrite. It is held (locked) for the run's life.
+	Dir       string
+	Overwrite bool
+	Variant   scene.Variant
 	// Steps stops the run after this many steps (0: the scene's
 	// duration); Every writes the fields every this many steps (0: the
 	// scene's [output] every).
@@ -36,6 +43,9 @@ type Options struct {
 	Command, Version string
 	// OnProblem sees every contact problem the run solves (SimOptions).
 	OnProblem func(step int, p *signorini.Problem) error
+	// ExportStep, when set, writes the contact problem of this step into
+	// the folder as problem_STEP.json (the fc2d exchange format).
+	ExportStep int
 	// Progress, when set, is called after every step.
 	Progress func(done, total int, sim *timestep.Simulation)
 	// Say, when set, gets what the run has to say as it goes: the earlier
@@ -80,7 +90,12 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim, err := model.Simulation(opt.OnProblem)
+	ex := &exporter{scene: sc.Name, step: opt.ExportStep, next: opt.OnProblem}
+	onProblem := opt.OnProblem
+	if opt.ExportStep > 0 {
+		onProblem = ex.onProblem
+	}
+	sim, err := model.Simulation(onProblem)
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +107,12 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	if opt.Every > 0 {
 		sc.Output.Every = opt.Every
 	}
-	out, err := prepare(sc, sim, opt)
+	files, out, err := prepare(sc, sim, opt)
 	if err != nil {
 		return nil, err
 	}
+	defer files.Close()
+	ex.files = files
 	opt.say("%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)",
 		sc.Name, len(model.Bodies), dofs(model), otherBodies(model), r.Steps, sc.Time.H, setup.Seconds())
 	for _, w := range model.Warnings() {
@@ -104,7 +121,7 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	if err := out.Record(timestep.StepStats{}, true); err != nil {
 		return nil, out.Abandon(err)
 	}
-	rs := &running{sc: sc, model: model, sim: sim, out: out, r: r, opt: opt, sum: &Stats{}, start: start}
+	rs := &running{sc: sc, model: model, sim: sim, files: files, out: out, ex: ex, r: r, opt: opt, sum: &Stats{}, start: start}
 	return rs.run(ctx)
 }
 
@@ -118,13 +135,18 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 // Every are the checkpoint's.
 func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 	start := time.Now()
+	files, err := outdir.Reopen(dir, "run", outdir.Options{Command: opt.Command})
+	if err != nil {
+		return nil, err
+	}
+	defer files.Close()
 	br, h, err := readCheckpoint(dir)
 	if err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, CheckpointFile)
 	scenePath := filepath.Join(dir, SceneAsRun)
-	text, err := os.ReadFile(scenePath)
+	text, err := inputfile.ReadFile(scenePath, scene.MaxSceneBytes, "scene file (TOML), as the run kept it")
 	if err != nil {
 		return nil, fmt.Errorf("%s: the scene of the run: %w", path, err)
 	}
@@ -169,12 +191,12 @@ func Resume(ctx context.Context, dir string, opt Options) (*Report, error) {
 			return nil, fmt.Errorf("--until %g s: the run is at t = %.6g s already (step %d)", opt.Until, h.TimeReached, h.Done)
 		}
 	}
-	out, err := results.ResumeWriter(dir, sim, writerOptions(sc), ws)
+	out, err := results.ResumeWriter(files, sim, writerOptions(sc), ws)
 	if err != nil {
 		return nil, err
 	}
 	opt.say("%s: resuming at %s, on to step %d", scenePath, h.describe(), r.Steps)
-	rs := &running{sc: sc, model: model, sim: sim, out: out, r: r, opt: opt, sum: ss.stats(), start: start, elapsed: h.Elapsed,
+	rs := &running{sc: sc, model: model, sim: sim, files: files, out: out, r: r, opt: opt, sum: ss.stats(), start: start, elapsed: h.Elapsed,
 		lastCheckpointStep: h.Done}
 	return rs.run(ctx)
 }
@@ -188,7 +210,9 @@ type running struct {
 	sc                 *scene.Scene
 	model              *scene.Model
 	sim                *timestep.Simulation
+	files              *outdir.Folder
 	out                *results.Writer
+	ex                 *exporter // of a new run asked for one
 	r                  *Report
 	opt                Options
 	sum                *Stats
@@ -209,7 +233,7 @@ func (rs *running) run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	r.Figures = rs.out.Figures()
-	if err := r.finish(rs.sc, rs.model, rs.sum, rs.out.InitialBalance(), rs.start, rs.elapsed+time.Since(rs.loop), opt); err != nil {
+	if err := rs.finish(rs.out.InitialBalance(), rs.elapsed+time.Since(rs.loop)); err != nil {
 		return nil, err
 	}
 	if r.Done < r.Steps {
@@ -229,30 +253,69 @@ func check(sc *scene.Scene, opt Options) error {
 		return fmt.Errorf("steps %d: expected a number of steps >= 1 (0: the scene's duration)", opt.Steps)
 	case opt.Every < 0:
 		return fmt.Errorf("every %d: expected a number of steps >= 1 (0: the scene's [output] every)", opt.Every)
+	case opt.ExportStep < 0 || opt.ExportStep > sc.Steps():
+		return fmt.Errorf("export step %d: expected a step from 1 to the scene's %d", opt.ExportStep, sc.Steps())
 	case opt.Dir == "":
 		return errors.New("no output folder")
 	}
 	return nil
 }
 
-// prepare clears the folder of an earlier run's files, keeps the scene
-// as run, and opens the outputs.
-func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*results.Writer, error) {
-	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-		return nil, err
+// prepare takes the output folder (clearing an earlier run's files from
+// it), keeps the scene as run, and opens the outputs.
+func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*outdir.Folder, *results.Writer, error) {
+	files, n, err := outdir.Create(opt.Dir, "run", outdir.Options{Overwrite: opt.Overwrite, Command: opt.Command})
+	if err != nil {
+		return nil, nil, err
 	}
-	if n, err := results.Clear(opt.Dir); err != nil {
-		return nil, err
-	} else if n > 0 {
+	if n > 0 {
 		opt.say("removed %d files of an earlier run from %s", n, opt.Dir)
 	}
-	if err := atomicfile.Write(filepath.Join(opt.Dir, SceneAsRun), func(w io.Writer) error {
-		_, err := io.WriteString(w, sc.Text)
-		return err
-	}); err != nil {
-		return nil, err
+	var out *results.Writer
+	err = writeText(files, SceneAsRun, sc.Text)
+	if err == nil {
+		out, err = results.NewWriter(files, sim, writerOptions(sc))
 	}
-	return results.NewWriter(opt.Dir, sim, writerOptions(sc))
+	if err != nil {
+		files.Close()
+		return nil, nil, err
+	}
+	return files, out, nil
+}
+
+// wrote names the files a run wrote: its series by their .pvd (not
+// their pieces), then the rest in the order it first wrote them; not
+// state.json, which the summary names apart.
+func wrote(files *outdir.Folder) []string {
+	var names []string
+	for _, n := range files.Outputs() {
+		if filepath.Ext(n) != ".vtu" && n != "history.csv.partial" && n != "state.json" {
+			names = append(names, n)
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		return cmp.Compare(b2i(filepath.Ext(b) == ".pvd"), b2i(filepath.Ext(a) == ".pvd"))
+	})
+	return names
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeText lists a file in the folder and writes text into it.
+func writeText(files *outdir.Folder, name, text string) error {
+	path, err := files.Path(name)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	})
 }
 
 // writerOptions are the outputs' options the scene asks for.
@@ -331,16 +394,27 @@ func Stopped(dir string) bool {
 }
 
 // finish writes the summary (and the rigid bodies' state).
-func (r *Report) finish(sc *scene.Scene, model *scene.Model, sum *Stats, e0 float64, start time.Time, elapsed time.Duration, opt Options) error {
+func (rs *running) finish(e0 float64, elapsed time.Duration) error {
+	r, files, sc, model, sum, start, opt := rs.r, rs.files, rs.sc, rs.model, rs.sum, rs.start, rs.opt
 	sim := r.Sim
 	var b bytes.Buffer
 	if r.Done < r.Steps {
 		fmt.Fprintf(&b, interruptedMark+" after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Stepper.Time(), opt.Dir)
 	}
 	fmt.Fprintf(&b, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n", opt.Version, start.Format(time.RFC3339), opt.Command, sc.Name, SceneAsRun)
-	sum.print(&b, sim, sc.Solver, e0, r.Done, elapsed, opt.Dir)
+	summary, err := files.Path("summary.txt")
+	if err != nil {
+		return err
+	}
+	sum.print(&b, sim, sc.Solver, e0, r.Done, elapsed, opt.Dir, wrote(files))
+	if rs.ex != nil {
+		rs.ex.report(&b)
+	}
 	if model.Rigid != nil {
-		path := filepath.Join(opt.Dir, "state.json")
+		path, err := files.Path("state.json")
+		if err != nil {
+			return err
+		}
 		if err := results.WriteState(path, results.StateOf(sc.Name, r.Done, sim.Stepper.Time(), model.Rigid)); err != nil {
 			return err
 		}
@@ -355,7 +429,7 @@ func (r *Report) finish(sc *scene.Scene, model *scene.Model, sum *Stats, e0 floa
 		fmt.Fprintf(&b, "cost: %.3g ms per step; peak memory %s\n", 1e3*perStep, PeakMemory())
 	}
 	r.Summary = b.String()
-	return atomicfile.Write(filepath.Join(opt.Dir, "summary.txt"), func(w io.Writer) error {
+	return atomicfile.Write(summary, func(w io.Writer) error {
 		_, err := io.WriteString(w, r.Summary)
 		return err
 	})

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fecontact/fecontact/scene"
@@ -80,7 +79,9 @@ func unconvergedAdvice(solver scene.Solver) string {
 // (blocks stacked on computed coordinates): a tenth of a nanometre.
 const penetrationRoundOff = 1e-10
 
-func (s *Stats) print(w io.Writer, sim *timestep.Simulation, solver scene.Solver, e0 float64, steps int, elapsed time.Duration, dir string) {
+// print writes the summary's figures; wrote names the files of the run
+// (its series by their .pvd).
+func (s *Stats) print(w io.Writer, sim *timestep.Simulation, solver scene.Solver, e0 float64, steps int, elapsed time.Duration, dir string, wrote []string) {
 	e := sim.TotalEnergy()
 	fmt.Fprintf(w, "done: %d steps in %.2f s (%.3g ms per step)\n", steps, elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
 	if s.ContactSteps > 0 {
@@ -108,23 +109,5 @@ func (s *Stats) print(w io.Writer, sim *timestep.Simulation, solver scene.Solver
 	}
 	fmt.Fprintf(w, "energy: kinetic %.6g J, elastic %.6g J, friction work %.6g J, contact-law work %.6g J, push-out work %.6g J, numerical %.6g J; %s\n",
 		e.Kinetic, e.Elastic, sim.FrictionWork, sim.NormalWork, sim.PushOutWork, e.Numerical, balanceError(e.Balance()-e0, e0, e.External))
-	files := "contacts.pvd"
-	if sim.Stepper.NumBodies() > 0 {
-		files = "bodies.pvd, " + files
-	}
-	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
-		files += ", rigid.pvd"
-	}
-	for _, f := range []string{"masses.pvd", "springs.pvd", "obstacles.pvd"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			files += ", " + f
-		}
-	}
-	fmt.Fprintf(w, "wrote %s: %s, history.csv, energy.png, summary.txt, %s", dir, files, SceneAsRun)
-	for _, f := range []string{"bodies.png", "gaps.png", "profile.csv", "profile.png", CheckpointFile} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			fmt.Fprint(w, ", "+f)
-		}
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "wrote %s: %s\n", dir, strings.Join(wrote, ", "))
 }

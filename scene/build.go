@@ -266,7 +266,45 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles,
 func (m *Model) Warnings() []string {
 	out := append(slices.Clone(m.Scene.notes), m.speedWarnings()...)
 	out = append(out, m.courantWarnings()...)
+	out = append(out, m.pointWarnings()...)
 	return append(out, m.rigidWarnings()...)
+}
+
+// pointWarnings warns of point masses that nothing touches while the
+// scene has something to touch (they pass through it), and of springs of
+// zero length (isotropic, which a spring along a line is not).
+func (m *Model) pointWarnings() []string {
+	sys := m.Points
+	if sys == nil {
+		return nil
+	}
+	var out []string
+	touched := make([]bool, len(sys.Masses))
+	for _, c := range sys.Contacts() {
+		for _, i := range c.Masses {
+			touched[i] = true
+		}
+	}
+	var loose []string
+	for i, t := range touched {
+		if !t {
+			loose = append(loose, fmt.Sprintf("%q", sys.Masses[i].Name))
+		}
+	}
+	something := len(m.Scene.Obstacles) > 0 || len(m.Bodies) > 0 || m.Rigid != nil && len(m.Rigid.Bodies) > 0
+	if len(loose) > 0 && something {
+		what, verb, it := "point mass", "meets", "it passes"
+		if len(loose) > 1 {
+			what, verb, it = "point masses", "meet", "they pass"
+		}
+		out = append(out, fmt.Sprintf("%s %s %s no [[point_contact]]: %s through every obstacle and body (add a [[point_contact]]; without masses = [...] it takes every mass)", what, strings.Join(loose, ", "), verb, it))
+	}
+	for _, sp := range sys.Springs() {
+		if sp.ZeroLength(sys.Masses) {
+			out = append(out, fmt.Sprintf("spring %q starts with both ends at one point: it has no line to act along and pulls the same in every direction (stiffness %g N/m per m in x and in y)", sp.Name, sp.K))
+		}
+	}
+	return out
 }
 
 // rigidWarnings warns of the rigid bodies' set-ups that run without an

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/inputfile"
 )
 
 // File is a problem in the exchange format of testdata/fc2d (JSON, W inline
@@ -28,9 +28,12 @@ type File struct {
 	Shift []float64   `json:"shift,omitempty"`
 }
 
+// maxProblemBytes bounds a problem's files as read.
+const maxProblemBytes = 1 << 30
+
 // ReadProblem reads a problem file. W becomes a BlockSparse in both forms.
 func ReadProblem(path string) (*Problem, string, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, maxProblemBytes, "contact problem (fc2d JSON)")
 	if err != nil {
 		return nil, "", err
 	}
@@ -38,7 +41,7 @@ func ReadProblem(path string) (*Problem, string, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(path), name)
 		}
-		return os.Open(name)
+		return inputfile.Open(name, maxProblemBytes, "MatrixMarket matrix (W_mtx)")
 	}
 	return DecodeProblem(data, path, open)
 }
@@ -53,6 +56,9 @@ func DecodeProblem(data []byte, path string, open func(string) (io.ReadCloser, e
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, "", fmt.Errorf("%s: %w (expected the keys n, name, W or W_mtx, q, mu, shift)", path, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, "", fmt.Errorf("%s: more after the problem's JSON object (at byte %d): expected one object; a damaged or concatenated file?", path, dec.InputOffset())
 	}
 	switch {
 	case f.N < 1:
@@ -74,7 +80,26 @@ func DecodeProblem(data []byte, path string, open func(string) (io.ReadCloser, e
 	if err := p.check(); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
+	if err := checkDiagonal(W); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
 	return p, f.Name, nil
+}
+
+// checkDiagonal refuses a Delassus operator whose diagonal blocks are not
+// positive definite (their symmetric part: Siconos' problems with
+// constraints have slightly unsymmetric ones): a contact's own compliance
+// is, whatever the bodies, and the single-contact solve divides by it
+// (W = 0 or W = -2 I gave a "residual 0" that meant nothing).
+func checkDiagonal(W *BlockSparse) error {
+	for a := range W.Contacts() {
+		d := W.Diag(a) // nn, nt, tn, tt
+		off := (d[1] + d[2]) / 2
+		if !(d[0] > 0 && d[3] > 0 && d[0]*d[3]-off*off > 0) {
+			return fmt.Errorf("contact %d: its block of W, [[%g, %g], [%g, %g]], is not positive definite (a contact's own compliance is): W was not built from masses and stiffnesses", a+1, d[0], d[1], d[2], d[3])
+		}
+	}
+	return nil
 }
 
 // entries gathers W's nonzero entries from the rows or the MatrixMarket file.

@@ -115,6 +115,12 @@ var problemErrors = []struct{ name, body, mtx, want string }{
 	{"count", `{"n": 1, "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, mtxHead + "2 2 3\n1 1 1\n", "a.mtx: 1 entries, the size line declares 3"},
 	{"unknown key", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [0.1], "tolerance": 1e-8}`, "", `unknown field "tolerance"`},
 	{"both", `{"n": 1, "W": [[1, 0], [0, 1]], "W_mtx": "a.mtx", "q": [0, 0], "mu": [0.1]}`, "", `either "W" or "W_mtx"`},
+	{"W = 0", `{"n": 1, "W": [[0, 0], [0, 0]], "q": [-1, 0], "mu": [0.1]}`, "", "contact 1: its block of W, [[0, 0], [0, 0]], is not positive definite"},
+	{"W = -2 I", `{"n": 1, "W": [[-2, 0], [0, -2]], "q": [-1, 0], "mu": [0.1]}`, "", "contact 1: its block of W, [[-2, 0], [0, -2]], is not positive definite"},
+	{"W singular", `{"n": 1, "W": [[1, 1], [1, 1]], "q": [-1, 0], "mu": [0.1]}`, "", "is not positive definite"},
+	{"mu 1e300", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [1e300]}`, "", "mu = 1e+300: expected a friction coefficient in [0, 1000]"},
+	{"garbage", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [0.1]} trailing`, "", "more after the problem's JSON object"},
+	{"two objects", `{"n": 1, "W": [[1, 0], [0, 1]], "q": [0, 0], "mu": [0.1]}{"n": 1}`, "", "more after the problem's JSON object"},
 }
 
 func TestReadProblemErrors(t *testing.T) {

@@ -17,6 +17,14 @@ type Problem struct {
 	Shift []float64 // n normal shifts s (nil: all zero, the velocity law)
 }
 
+// MaxMu is the largest friction coefficient a contact takes. A contact
+// with mu = 1000 slides only under a tangential impulse a thousand times
+// its normal one, which is sticking for any practical purpose; beyond it
+// the solver's convergence measure, whose natural map holds mu |u_T|,
+// is swamped by the round-off in a sticking contact's sliding velocity
+// (the colliding blocks leave steps unconverged from mu = 1e4 on).
+const MaxMu = 1e3
+
 func (p *Problem) check() error {
 	n := p.W.Contacts()
 	switch {
@@ -28,8 +36,8 @@ func (p *Problem) check() error {
 		return fmt.Errorf("signorini: shift has %d entries for %d contacts", len(p.Shift), n)
 	}
 	for a, m := range p.Mu {
-		if !(m >= 0) || math.IsInf(m, 0) {
-			return fmt.Errorf("signorini: contact %d: mu = %g must be finite and non-negative", a, m)
+		if !(m >= 0 && m <= MaxMu) {
+			return fmt.Errorf("signorini: contact %d: mu = %g: expected a friction coefficient in [0, %g] (%g already sticks)", a, m, MaxMu, MaxMu)
 		}
 	}
 	for i, q := range p.Q {

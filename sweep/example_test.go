@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/sweep"
 )
@@ -50,14 +51,15 @@ mu = 0.3
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := p.Write(); err != nil {
+	if _, err := p.Write(outdir.Options{}); err != nil {
 		log.Fatal(err)
 	}
+	defer p.Close()
 	t := p.Run(context.Background(), 2, sweep.Options{Command: "example"}, nil)
 	for k, r := range t.Rows {
 		fmt.Printf("%s: on the ground for %.3f s\n", p.Describe(k), r.Figures.ContactDuration)
 	}
-	files, err := t.Write(dir, nil)
+	files, err := p.WriteTable(t, nil)
 	fmt.Println(files, err)
 	// Output:
 	// rigid.ball.velocity = [0.0, 0.0]: on the ground for 0.200 s

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/results"
 )
 
@@ -42,8 +43,8 @@ type Painter interface {
 
 func (p *Plan) table() *Table {
 	t := &Table{Settings: p.m.Set, Rows: make([]Row, p.Len())}
-	for k, v := range p.variants {
-		t.Rows[k] = Row{Values: v.values, Dir: v.dir}
+	for k := range t.Rows {
+		t.Rows[k] = Row{Values: p.values(k), Dir: p.VariantDir(k)}
 	}
 	return t
 }
@@ -59,7 +60,7 @@ func (p *Plan) Gather() *Table {
 		if row.Figures, err = readFigures(row.Dir); err == nil {
 			continue
 		}
-		if msg, ferr := os.ReadFile(filepath.Join(row.Dir, failedFile)); ferr == nil {
+		if msg, ferr := inputfile.ReadFile(filepath.Join(row.Dir, failedFile), maxFailed, "variant's error"); ferr == nil {
 			row.Err, t.Failed = errors.New(strings.TrimSpace(string(msg))), t.Failed+1
 			continue
 		}
@@ -68,24 +69,43 @@ func (p *Plan) Gather() *Table {
 	return t
 }
 
-// Write writes sweep.csv (a row per variant) into dir and, with a
-// painter, sweep.png; it returns the names of the files it wrote.
-func (t *Table) Write(dir string, painter Painter) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// maxFailed bounds a variant's failed.txt as read.
+const maxFailed = 1 << 20
+
+// WriteTable writes the table into the study's folder (Table.Write),
+// taking the folder for it when the Plan does not hold it (a gathering
+// job); it returns the names of the files it wrote.
+func (p *Plan) WriteTable(t *Table, painter Painter) ([]string, error) {
+	release, err := p.hold()
+	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "sweep.csv"), t.writeCSV); err != nil {
+	defer release()
+	return t.Write(p.files, painter)
+}
+
+// Write writes sweep.csv (a row per variant) into a study's folder and,
+// with a painter, sweep.png; it returns the names of the files it wrote.
+func (t *Table) Write(files *outdir.Folder, painter Painter) ([]string, error) {
+	path, err := files.Path("sweep.csv")
+	if err != nil {
 		return nil, err
 	}
-	files := []string{"sweep.csv"}
+	if err := atomicfile.Write(path, t.writeCSV); err != nil {
+		return nil, err
+	}
+	wrote := []string{"sweep.csv"}
 	x, series := t.durations()
 	if painter == nil || len(series) == 0 {
-		return files, nil
+		return wrote, nil
 	}
-	if err := painter.Sweep(filepath.Join(dir, "sweep.png"), t.Settings[x].Key, series); err != nil {
-		return files, err
+	if path, err = files.Path("sweep.png"); err != nil {
+		return wrote, err
 	}
-	return append(files, "sweep.png"), nil
+	if err := painter.Sweep(path, t.Settings[x].Key, series); err != nil {
+		return wrote, err
+	}
+	return append(wrote, "sweep.png"), nil
 }
 
 // durations are the contact durations of the variants with figures

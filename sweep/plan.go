@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/atomicfile"
-	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/scene"
 )
 
@@ -30,19 +30,12 @@ type manifest struct {
 	Variants int       `json:"variants"`
 }
 
-// Plan is a study in its folder: the variants and their scenes.
+// Plan is a study in its folder: the settings, from which each variant's
+// values and scene are made when they are needed.
 type Plan struct {
-	dir      string
-	m        manifest
-	variants []variant
-}
-
-// variant is one scene of a study: the values it takes, in the order of
-// the settings, and its folder.
-type variant struct {
-	values []string
-	dir    string
-	scene  *scene.Scene
+	dir   string
+	m     manifest
+	files *outdir.Folder // the study's folder, while this Plan holds it
 }
 
 // SettingError is a setting that names no key of the scene: the caller's
@@ -51,6 +44,14 @@ type SettingError struct{ Err error }
 
 func (e *SettingError) Error() string { return e.Err.Error() }
 func (e *SettingError) Unwrap() error { return e.Err }
+
+// MaxSettings bounds the keys a study sets: each is a column of
+// sweep.csv.
+const MaxSettings = 64
+
+// maxManifest bounds sweep.json as read (10 000 variants of a few values
+// of a 100 kB scene are far below it).
+const maxManifest = 64 << 20
 
 // New plans the variants of base (a scene as decoded, with its Text) that
 // the settings make, into folder dir: every variant's scene is made and
@@ -63,71 +64,102 @@ func New(base *scene.Scene, set []Setting, dir, version string) (*Plan, error) {
 	case base.Text == "":
 		return nil, fmt.Errorf("scene %q has no text: a study sets keys in the text a scene was decoded from (scene.Load, scene.Decode)", base.Name)
 	}
-	if n := Count(set); n > MaxVariants {
-		return nil, fmt.Errorf("the settings make %.4g variants, more than the %d a sweep runs", n, MaxVariants)
-	}
 	m := manifest{Version: version, Scene: base.Name, Dir: absDir(base.Dir), Example: base.Example, Text: base.Text, Set: set}
-	m.Variants = int(Count(set))
-	return plan(dir, m)
-}
-
-// Open reads the plan of the study in dir, written by Plan.Write.
-func Open(dir string) (*Plan, error) {
-	var m manifest
-	path := filepath.Join(dir, ManifestFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (a sweep's folder has one once it is planned)", path, err)
+	m.Variants = int(min(Count(set), MaxVariants+1))
+	if err := checkSettings(m.Set, "--set"); err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(data, &m); err != nil || m.Variants < 1 {
-		return nil, fmt.Errorf("%s: not a sweep's manifest, or damaged", path)
-	}
-	if n := Count(m.Set); n != float64(m.Variants) || n > MaxVariants {
-		return nil, fmt.Errorf("%s: its settings make %.4g variants, it says %d (at most %d): damaged; plan the sweep again", path, n, m.Variants, MaxVariants)
-	}
-	return plan(dir, m)
-}
-
-// plan makes every variant's scene from the manifest's text.
-func plan(dir string, m manifest) (*Plan, error) {
 	p := &Plan{dir: dir, m: m}
-	for k, values := range product(p.m.Set) {
-		v := variant{values: values, dir: filepath.Join(dir, fmt.Sprintf("variant_%03d", k+1))}
-		t := m.Text
-		var err error
-		for i, s := range p.m.Set {
-			if t, err = scene.Override(t, s.Key, values[i]); err != nil {
-				return nil, &SettingError{err}
-			}
+	for k := range p.Len() {
+		if _, err := p.scene(k); err != nil {
+			return nil, err
 		}
-		if v.scene, err = scene.Decode(strings.NewReader(t), m.Scene); err != nil {
-			return nil, fmt.Errorf("variant %d (%s): %w", k+1, p.describe(values), err)
-		}
-		v.scene.Dir = m.Dir
-		if m.Example != "" {
-			if v.scene.Files, err = examples.Files(m.Example); err != nil {
-				return nil, err
-			}
-			v.scene.Example = m.Example
-		}
-		p.variants = append(p.variants, v)
 	}
 	return p, nil
 }
 
-// product lists every combination of the settings' values.
-func product(set []Setting) [][]string {
-	out := [][]string{nil}
+// checkSettings refuses settings that make too many variants, or that
+// set one key twice; where says where they come from.
+func checkSettings(set []Setting, where string) error {
+	if len(set) > MaxSettings {
+		return fmt.Errorf("%s: %d settings, more than the %d keys a study sets", where, len(set), MaxSettings)
+	}
+	seen := map[string]bool{}
 	for _, s := range set {
-		var next [][]string
-		for _, v := range out {
-			for _, val := range s.Values {
-				next = append(next, append(append([]string(nil), v...), val))
-			}
+		switch {
+		case len(s.Values) == 0:
+			return fmt.Errorf("%s: %s: no values", where, s.Key)
+		case seen[s.Key]:
+			return fmt.Errorf("%s: %s is set twice: give all its values in one --set (%s=V1|V2)", where, s.Key, s.Key)
 		}
-		out = next
+		seen[s.Key] = true
+	}
+	if n := Count(set); n > MaxVariants {
+		return fmt.Errorf("%s: the settings make %.4g variants, more than the %d a sweep runs: fewer values, or several sweeps", where, n, MaxVariants)
+	}
+	return nil
+}
+
+// Open reads the plan of the study in dir, written by Plan.Write with
+// this version of the program. No variant's scene is made until it runs
+// (each was checked when the study was planned), so that a task of a
+// large study starts at once.
+func Open(dir, version string) (*Plan, error) {
+	var m manifest
+	path := filepath.Join(dir, ManifestFile)
+	data, err := inputfile.ReadFile(path, maxManifest, "sweep manifest (sweep.json, as fecontact sweep writes it)")
+	if err != nil {
+		return nil, fmt.Errorf("%w (a sweep's folder has one once it is planned)", err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil || m.Variants < 1 {
+		return nil, fmt.Errorf("%s: not a sweep's manifest, or damaged", path)
+	}
+	if m.Version != version {
+		return nil, fmt.Errorf("%s: planned by fecontact %s, this is %s: run the study with the version that planned it, or plan it again (fecontact sweep ... -o %s)", path, m.Version, version, dir)
+	}
+	if err := checkSettings(m.Set, path); err != nil {
+		return nil, fmt.Errorf("%w: damaged; plan the sweep again", err)
+	}
+	if n := Count(m.Set); n != float64(m.Variants) {
+		return nil, fmt.Errorf("%s: its settings make %.4g variants, it says %d: damaged; plan the sweep again", path, n, m.Variants)
+	}
+	return &Plan{dir: dir, m: m}, nil
+}
+
+// values are variant k's values, in the order of the settings: the last
+// setting's change fastest.
+func (p *Plan) values(k int) []string {
+	out := make([]string, len(p.m.Set))
+	for i := len(p.m.Set) - 1; i >= 0; i-- {
+		vs := p.m.Set[i].Values
+		out[i] = vs[k%len(vs)]
+		k /= len(vs)
 	}
 	return out
+}
+
+// scene makes variant k's scene from the manifest's text.
+func (p *Plan) scene(k int) (*scene.Scene, error) {
+	values := p.values(k)
+	t := p.m.Text
+	var err error
+	for i, s := range p.m.Set {
+		if t, err = scene.Override(t, s.Key, values[i]); err != nil {
+			return nil, &SettingError{err}
+		}
+	}
+	sc, err := scene.Decode(strings.NewReader(t), p.m.Scene)
+	if err != nil {
+		return nil, fmt.Errorf("variant %d (%s): %w", k+1, p.describe(values), err)
+	}
+	sc.Dir = p.m.Dir
+	if p.m.Example != "" {
+		if sc.Files, err = examples.Files(p.m.Example); err != nil {
+			return nil, err
+		}
+		sc.Example = p.m.Example
+	}
+	return sc, nil
 }
 
 func absDir(dir string) string {
@@ -138,7 +170,7 @@ func absDir(dir string) string {
 }
 
 // Len is the number of variants.
-func (p *Plan) Len() int { return len(p.variants) }
+func (p *Plan) Len() int { return p.m.Variants }
 
 // Scene is the base scene's name.
 func (p *Plan) Scene() string { return p.m.Scene }
@@ -147,11 +179,14 @@ func (p *Plan) Scene() string { return p.m.Scene }
 func (p *Plan) Dir() string { return p.dir }
 
 // VariantDir is the folder of variant k (from 0).
-func (p *Plan) VariantDir(k int) string { return p.variants[k].dir }
+func (p *Plan) VariantDir(k int) string { return filepath.Join(p.dir, variantName(k)) }
+
+// variantName is variant k's folder in the study's.
+func variantName(k int) string { return fmt.Sprintf("variant_%03d", k+1) }
 
 // Describe says which values variant k (from 0) takes: "time.h = 1e-3,
 // body.bar.velocity = [-1.0, 0.0]".
-func (p *Plan) Describe(k int) string { return p.describe(p.variants[k].values) }
+func (p *Plan) Describe(k int) string { return p.describe(p.values(k)) }
 
 func (p *Plan) describe(values []string) string {
 	parts := make([]string, len(p.m.Set))
@@ -161,29 +196,79 @@ func (p *Plan) describe(values []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// Write clears the files of an earlier study from the folder, writes each
-// variant's scene into its folder and the manifest, and returns how many
-// files and folders it removed.
-func (p *Plan) Write() (int, error) {
-	if err := os.MkdirAll(p.dir, 0o755); err != nil {
-		return 0, err
-	}
-	removed, err := results.ClearFiles(p.dir, "sweep.csv", "sweep.png", "variant_[0-9][0-9][0-9]*", ManifestFile, "sweep.sbatch", "gather.sbatch", "slurm")
+// Write takes the study's folder (outdir.Create: an earlier study's
+// files and variant folders are removed, a folder of anything else is
+// refused unless o.Overwrite), writes each variant's folder with its
+// scene and the manifest, and returns how many files and folders it
+// removed. The Plan holds the folder until Close.
+func (p *Plan) Write(o outdir.Options) (int, error) {
+	files, removed, err := outdir.Create(p.dir, "sweep", o)
 	if err != nil {
 		return removed, err
 	}
-	for k, v := range p.variants {
-		if err := os.MkdirAll(v.dir, 0o755); err != nil {
-			return removed, err
-		}
-		note := fmt.Sprintf("# variant %d of the sweep in %s: %s\n", k+1, p.dir, p.Describe(k))
-		if err := os.WriteFile(filepath.Join(v.dir, "scene.toml"), []byte(note+v.scene.Text), 0o644); err != nil {
+	p.files = files
+	for k := range p.Len() {
+		if err := p.writeVariant(k); err != nil {
 			return removed, err
 		}
 	}
-	return removed, atomicfile.Write(filepath.Join(p.dir, ManifestFile), func(w io.Writer) error {
+	path, err := files.Path(ManifestFile)
+	if err != nil {
+		return removed, err
+	}
+	return removed, atomicfile.Write(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(p.m)
 	})
+}
+
+// writeVariant makes variant k's folder, a run's folder whose scene.toml
+// every run of the variant keeps.
+func (p *Plan) writeVariant(k int) error {
+	dir, err := p.files.Sub(variantName(k))
+	if err != nil {
+		return err
+	}
+	vf, _, err := outdir.Create(dir, "run", outdir.Options{})
+	if err != nil {
+		return err
+	}
+	defer vf.Close()
+	sc, err := p.scene(k)
+	if err != nil {
+		return err
+	}
+	path, err := vf.Keep("scene.toml")
+	if err != nil {
+		return err
+	}
+	note := fmt.Sprintf("# variant %d of the sweep in %s: %s\n", k+1, p.dir, p.Describe(k))
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, note+sc.Text)
+		return err
+	})
+}
+
+// hold takes the study's folder for a write, when the Plan does not hold
+// it already (a gathering in a job of its own); release gives it back.
+func (p *Plan) hold() (release func(), err error) {
+	if p.files != nil {
+		return func() {}, nil
+	}
+	if p.files, err = outdir.Reopen(p.dir, "sweep", outdir.Options{}); err != nil {
+		return nil, err
+	}
+	return func() { p.Close() }, nil
+}
+
+// Close releases the study's folder, which Write took: the jobs of a
+// study submitted to Slurm take it in turn.
+func (p *Plan) Close() error {
+	if p.files == nil {
+		return nil
+	}
+	err := p.files.Close()
+	p.files = nil
+	return err
 }

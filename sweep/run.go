@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/run"
 )
@@ -65,7 +66,7 @@ func (p *Plan) Run(ctx context.Context, jobs int, opt Options, done func(k int, 
 			}
 		})
 	}
-	for k := range p.variants {
+	for k := range p.Len() {
 		if ctx.Err() == nil {
 			select {
 			case next <- k:
@@ -97,46 +98,86 @@ func (p *Plan) RunVariant(ctx context.Context, k int, opt Options) (*run.Report,
 	if k < 0 || k >= p.Len() {
 		return nil, fmt.Errorf("variant %d: expected a number from 1 to %d", k+1, p.Len())
 	}
-	v := p.variants[k]
-	os.Remove(filepath.Join(v.dir, figuresFile))
-	os.Remove(filepath.Join(v.dir, failedFile))
+	dir := p.VariantDir(k)
+	if err := forget(dir); err != nil {
+		return nil, err
+	}
 	var r *run.Report
 	var err error
-	if run.Stopped(v.dir) {
-		r, err = run.Resume(ctx, v.dir, p.runOptions(k, opt))
+	if run.Stopped(dir) {
+		r, err = run.Resume(ctx, dir, p.runOptions(k, opt))
 	} else {
 		r, err = p.start(ctx, k, opt)
 	}
 	return r, p.keep(k, r, err)
 }
 
+// forget removes a variant's result of an earlier attempt.
+func forget(dir string) error {
+	vf, err := outdir.Reopen(dir, "run", outdir.Options{})
+	if err != nil {
+		return err
+	}
+	defer vf.Close()
+	for _, name := range []string{figuresFile, failedFile} {
+		if vf.Listed(name) {
+			if err := vf.Remove(name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// start runs variant k from its beginning.
 func (p *Plan) start(ctx context.Context, k int, opt Options) (*run.Report, error) {
-	return run.Scene(ctx, p.variants[k].scene, p.runOptions(k, opt))
+	sc, err := p.scene(k)
+	if err != nil {
+		return nil, err
+	}
+	return run.Scene(ctx, sc, p.runOptions(k, opt))
 }
 
 func (p *Plan) runOptions(k int, opt Options) run.Options {
-	return run.Options{Dir: p.variants[k].dir, Command: fmt.Sprintf("%s, variant %d: %s", opt.Command, k+1, p.Describe(k)), Version: opt.Version, Warn: opt.Warn}
+	return run.Options{Dir: p.VariantDir(k), Command: fmt.Sprintf("%s, variant %d: %s", opt.Command, k+1, p.Describe(k)), Version: opt.Version, Warn: opt.Warn}
 }
 
 // keep keeps a variant's result for the gathering: its figures, or its
 // error; an interrupted one keeps none (its checkpoint is there, and its
 // next attempt resumes). It returns the run's error, or the write's.
 func (p *Plan) keep(k int, r *run.Report, err error) error {
-	dir := p.variants[k].dir
-	switch {
-	case errors.Is(err, run.ErrInterrupted):
+	if errors.Is(err, run.ErrInterrupted) {
 		return err
-	case err != nil:
-		if werr := os.WriteFile(filepath.Join(dir, failedFile), []byte(err.Error()+"\n"), 0o644); werr != nil {
-			return werr
+	}
+	vf, oerr := outdir.Reopen(p.VariantDir(k), "run", outdir.Options{})
+	if oerr != nil {
+		return errors.Join(err, oerr)
+	}
+	defer vf.Close()
+	if err != nil {
+		if werr := writeFile(vf, failedFile, func(w io.Writer) error {
+			_, err := io.WriteString(w, err.Error()+"\n")
+			return err
+		}); werr != nil {
+			// The run's own error first: a full disk fails the run and this write.
+			return fmt.Errorf("%w (and its error could not be kept for the gathering: %v)", err, werr)
 		}
 		return err
 	}
-	return writeFigures(dir, r.Figures)
+	return writeFigures(vf, r.Figures)
+}
+
+// writeFile lists a file in the variant's folder and writes it.
+func writeFile(vf *outdir.Folder, name string, write func(io.Writer) error) error {
+	path, err := vf.Path(name)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, write)
 }
 
 // writeFigures keeps a variant's figures exactly (NaN as "").
-func writeFigures(dir string, f results.Figures) error {
+func writeFigures(vf *outdir.Folder, f results.Figures) error {
 	vals := map[string]string{}
 	for k, x := range figureValues(f) {
 		vals[k] = strconv.FormatFloat(x, 'g', -1, 64)
@@ -144,7 +185,7 @@ func writeFigures(dir string, f results.Figures) error {
 			vals[k] = ""
 		}
 	}
-	return atomicfile.Write(filepath.Join(dir, figuresFile), func(w io.Writer) error { return json.NewEncoder(w).Encode(vals) })
+	return writeFile(vf, figuresFile, func(w io.Writer) error { return json.NewEncoder(w).Encode(vals) })
 }
 
 func figureValues(f results.Figures) map[string]float64 {
@@ -155,7 +196,7 @@ func figureValues(f results.Figures) map[string]float64 {
 
 func readFigures(dir string) (results.Figures, error) {
 	var vals map[string]string
-	data, err := os.ReadFile(filepath.Join(dir, figuresFile))
+	data, err := inputfile.ReadFile(filepath.Join(dir, figuresFile), maxFailed, "variant's figures (JSON)")
 	if err != nil {
 		return results.Figures{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/run"
 	"github.com/fecontact/fecontact/scene"
@@ -52,9 +53,19 @@ func ballPlan(t *testing.T, dir string, set ...string) *Plan {
 	}
 	p, err := New(base, settings, dir, "test")
 	require.NoError(t, err)
-	_, err = p.Write()
+	_, err = p.Write(outdir.Options{})
 	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
 	return p
+}
+
+// folder is a new study's folder in dir, held for the test.
+func folder(t *testing.T, dir string) *outdir.Folder {
+	t.Helper()
+	f, _, err := outdir.Create(dir, "sweep", outdir.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // TestRunAndGather: a ball thrown down at 0, 1 and 2 m/s from 0.05 m lands
@@ -87,9 +98,9 @@ func TestRunAndGather(t *testing.T) {
 		assert.Equal(t, ran.Rows[k].Values, gathered.Rows[k].Values)
 	}
 	a, b := filepath.Join(dir, "ran"), filepath.Join(dir, "gathered")
-	_, err := ran.Write(a, nil)
+	_, err := ran.Write(folder(t, a), nil)
 	require.NoError(t, err)
-	_, err = gathered.Write(b, nil)
+	_, err = gathered.Write(folder(t, b), nil)
 	require.NoError(t, err)
 	ca, _ := os.ReadFile(filepath.Join(a, "sweep.csv"))
 	cb, _ := os.ReadFile(filepath.Join(b, "sweep.csv"))
@@ -176,7 +187,7 @@ func TestTableDurations(t *testing.T) {
 		},
 	}
 	var r recorder
-	files, err := tab.Write(t.TempDir(), &r)
+	files, err := tab.Write(folder(t, t.TempDir()), &r)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"sweep.csv", "sweep.png"}, files)
 	assert.Equal(t, "time.h", r.xlabel)
@@ -190,7 +201,7 @@ func TestTableDurations(t *testing.T) {
 
 	words := &Table{Settings: []Setting{{Key: "solver.order"}}, Rows: []Row{{Values: []string{`"natural"`}}}}
 	r = recorder{}
-	files, err = words.Write(t.TempDir(), &r)
+	files, err = words.Write(folder(t, t.TempDir()), &r)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"sweep.csv"}, files)
 	assert.Nil(t, r.series)
@@ -204,7 +215,7 @@ func TestSweepCSVMarksFailures(t *testing.T) {
 		{Values: []string{"1e-3"}, Dir: "variant_001", Figures: results.Figures{ContactDuration: 0.25, PeakForce: math.NaN()}},
 		{Values: []string{"2e-3"}, Dir: "variant_002", Figures: results.Figures{ContactDuration: 0.1}, Err: run.ErrInterrupted},
 	}}
-	_, err := tab.Write(dir, nil)
+	_, err := tab.Write(folder(t, dir), nil)
 	require.NoError(t, err)
 	data, err := os.ReadFile(filepath.Join(dir, "sweep.csv"))
 	require.NoError(t, err)
@@ -231,9 +242,34 @@ func TestNewRefuses(t *testing.T) {
 	assert.ErrorContains(t, err, `no [[rigid]] named "bal"`)
 	_, err = New(base, []Setting{{Key: "time.h", Values: []string{"1e-3", "-1e-3"}}}, dir, "")
 	assert.ErrorContains(t, err, "variant 2 (time.h = -1e-3): ball.toml: [time]: h = -0.001: expected a positive time step")
-	many := Setting{Key: "time.h", Values: make([]string, 101)}
-	_, err = New(base, []Setting{many, many}, dir, "")
+	_, err = New(base, []Setting{{Key: "time.h", Values: make([]string, 101)}, {Key: "rigid.ball.rho", Values: make([]string, 101)}}, dir, "")
 	assert.ErrorContains(t, err, "the settings make 1.02e+04 variants, more than the 10000 a sweep runs")
+	_, err = New(base, []Setting{{Key: "time.h", Values: []string{"1e-3"}}, {Key: "time.h", Values: []string{"2e-3"}}}, dir, "")
+	assert.EqualError(t, err, "--set: time.h is set twice: give all its values in one --set (time.h=V1|V2)")
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries, "nothing written")
+}
+
+// TestOpenIsLazy: a task reads the plan without making every variant's
+// scene (a 10 000-variant study took 74 s before its first task ran): a
+// manifest whose variant 2 cannot be decoded opens, its variant 1 runs,
+// and variant 2 fails with its own error. A manifest of another version
+// of fecontact is refused.
+func TestOpenIsLazy(t *testing.T) {
+	dir := t.TempDir()
+	p := ballPlan(t, dir, "time.duration=0.01|0.02")
+	require.NoError(t, p.Close())
+	path := filepath.Join(dir, ManifestFile)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(data), `"0.02"`, `"-1.0"`, 1)), 0o644))
+	_, err = Open(dir, "other")
+	assert.ErrorContains(t, err, "sweep.json: planned by fecontact test, this is other: run the study with the version that planned it")
+	q, err := Open(dir, "test")
+	require.NoError(t, err)
+	assert.Equal(t, 2, q.Len())
+	_, err = q.RunVariant(t.Context(), 0, Options{})
+	assert.NoError(t, err)
+	_, err = q.RunVariant(t.Context(), 1, Options{})
+	assert.ErrorContains(t, err, "variant 2 (time.duration = -1.0)")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/timestep"
@@ -41,7 +42,13 @@ func ExampleSimulation() {
 
 	dir, _ := os.MkdirTemp("", "blocks")
 	defer os.RemoveAll(dir)
-	out, err := results.NewWriter(dir, sim, results.Options{})
+	files, _, err := outdir.Create(dir, "run", outdir.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer files.Close()
+	out, err := results.NewWriter(files, sim, results.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/explore"
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
@@ -29,7 +29,9 @@ type exploreFlags struct {
 	seed               uint64
 	tol                float64
 	exactAll, moving   bool
+	overwrite          bool
 	state              string
+	files              *outdir.Folder // the output folder, once taken
 }
 
 // exploreCmd runs a scene of rigid bodies to its end (a deposit at rest)
@@ -47,6 +49,7 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	fs.BoolVar(&f.exactAll, "exact-all", false, "compute the exact set of every contact, not only of those drawn")
 	fs.BoolVar(&f.moving, "moving", false, "keep the bodies' velocities: the force fan of the step at the scene's end (a flow), in random order")
 	fs.StringVar(&f.state, "state", "", "start from the state.json a run of the scene wrote instead of running it")
+	fs.BoolVar(&f.overwrite, "overwrite", false, "write into an output folder that holds files fecontact did not write (files of the names it writes are replaced, the others stay)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: fecontact explore SCENE.toml|EXAMPLE [-o DIR] [--state DIR/state.json] [--solutions 300] [--modality both] [--seed 1] [--tol 1e-8] [--contacts 3,17]")
 		fs.PrintDefaults()
@@ -79,14 +82,15 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	ctx, stop := interruptible()
 	defer stop()
 	// The earlier survey goes first: an interrupted one leaves no mix.
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
+	files, n, err := outdir.Create(f.out, "explore", outdir.Options{Overwrite: f.overwrite, Command: commandLine("explore", args)})
+	if err != nil {
 		return err
 	}
-	if n, err := results.ClearFiles(f.out, exploreFiles...); err != nil {
-		return err
-	} else if n > 0 {
+	defer files.Close()
+	if n > 0 {
 		fmt.Fprintf(stdout, "removed %d files of an earlier survey from %s\n", n, f.out)
 	}
+	f.files = files
 	if err := reachState(ctx, sc, model, f.state, stdout); err != nil {
 		return err
 	}
@@ -100,9 +104,6 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	}
 	return survey(ctx, s, f, modalities, stdout)
 }
-
-// exploreFiles are the patterns of the files explore writes.
-var exploreFiles = []string{"solutions.csv", "admissible.csv", "forces.png", "contact_[0-9]*.png", "explore.txt"}
 
 // errSurveyInterrupted says what an interrupted survey leaves.
 func errSurveyInterrupted(dir string) error {
@@ -262,12 +263,12 @@ func survey(ctx context.Context, s *explore.Survey, f exploreFlags, modalities [
 	if ctx.Err() != nil {
 		return errSurveyInterrupted(f.out)
 	}
-	if err := writeExplore(f.out, s, polys, sols, modalities, draw, supported); err != nil {
+	if err := writeExplore(f.files, s, polys, sols, modalities, draw, supported); err != nil {
 		return err
 	}
 	fmt.Fprintf(&report, "wrote %s: solutions.csv, admissible.csv, forces.png, contact_*.png (contacts %s), explore.txt\n", f.out, joinInts(draw))
 	stdout.Write(report.Bytes())
-	if err := atomicfile.Write(filepath.Join(f.out, "explore.txt"), func(w io.Writer) error {
+	if err := writeOut(f.files, "explore.txt", func(w io.Writer) error {
 		_, err := w.Write(report.Bytes())
 		return err
 	}); err != nil {
@@ -299,12 +300,12 @@ func fanReport(report *bytes.Buffer, s *explore.Survey, f exploreFlags, sols []e
 		sp := explore.Spread(sols, c)
 		fmt.Fprintf(report, "contact %d: %s; R_N spreads over %.3g N/m, R_T over %.3g N/m\n", c+1, sols[0].Status[c], sp[0], sp[1])
 	}
-	if err := writeExplore(f.out, s, map[int][][2]float64{}, sets, []explore.Modality{explore.RandomOrder}, draw, nil); err != nil {
+	if err := writeExplore(f.files, s, map[int][][2]float64{}, sets, []explore.Modality{explore.RandomOrder}, draw, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(report, "wrote %s: solutions.csv, forces.png, contact_*.png (contacts %s), explore.txt\n", f.out, joinInts(draw))
 	stdout.Write(report.Bytes())
-	return atomicfile.Write(filepath.Join(f.out, "explore.txt"), func(w io.Writer) error {
+	return writeOut(f.files, "explore.txt", func(w io.Writer) error {
 		_, err := w.Write(report.Bytes())
 		return err
 	})
@@ -363,9 +364,9 @@ func coverageReport(w io.Writer, s *explore.Survey, exact []int, polys map[int][
 // writeExplore writes every solution and exact set as CSV, a picture per
 // drawn contact (the modalities side by side) and the forces of one
 // solution.
-func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sols map[explore.Modality][]explore.Solution, modalities []explore.Modality, draw []int, supported []explore.Supported) error {
+func writeExplore(files *outdir.Folder, s *explore.Survey, polys map[int][][2]float64, sols map[explore.Modality][]explore.Solution, modalities []explore.Modality, draw []int, supported []explore.Supported) error {
 	name := func(b int) string { return s.Sys.Bodies[b].Name }
-	err := atomicfile.Write(filepath.Join(dir, "solutions.csv"), func(w io.Writer) error {
+	err := writeOut(files, "solutions.csv", func(w io.Writer) error {
 		fmt.Fprintln(w, "modality,run,contact,candidate,antagonist,x,y,R_N,R_T,imbalance")
 		for _, m := range modalities {
 			for _, sol := range sols[m] {
@@ -380,7 +381,7 @@ func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sol
 	if err != nil {
 		return err
 	}
-	err = atomicfile.Write(filepath.Join(dir, "admissible.csv"), func(w io.Writer) error {
+	err = writeOut(files, "admissible.csv", func(w io.Writer) error {
 		fmt.Fprintln(w, "contact,vertex,R_T,R_N")
 		for c := range len(s.Units) {
 			for k, v := range polys[c] {
@@ -411,7 +412,11 @@ func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sol
 		}
 		u := s.Units[c]
 		title := fmt.Sprintf("contact %d (%s on %s)", c+1, name(u.Key.A), name(u.Key.B))
-		if err := plots.ForcePlane(filepath.Join(dir, fmt.Sprintf("contact_%d.png", c+1)), title, panels); err != nil {
+		path, err := files.Path(fmt.Sprintf("contact_%d.png", c+1))
+		if err != nil {
+			return err
+		}
+		if err := plots.ForcePlane(path, title, panels); err != nil {
 			return err
 		}
 	}
@@ -427,5 +432,18 @@ func writeExplore(dir string, s *explore.Survey, polys map[int][][2]float64, sol
 		r := one[0].R[c]
 		forces[c] = plots.Force{X: u.X, F: [2]float64{r[0]*u.N[0] + r[1]*u.T[0], r[0]*u.N[1] + r[1]*u.T[1]}}
 	}
-	return plots.Forces(filepath.Join(dir, "forces.png"), fmt.Sprintf("contact forces of one solution (%s)", one[0].Modality), s.Sys, forces)
+	path, err := files.Path("forces.png")
+	if err != nil {
+		return err
+	}
+	return plots.Forces(path, fmt.Sprintf("contact forces of one solution (%s)", one[0].Modality), s.Sys, forces)
+}
+
+// writeOut lists a file in the output folder and writes it atomically.
+func writeOut(files *outdir.Folder, name string, write func(io.Writer) error) error {
+	path, err := files.Path(name)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, write)
 }

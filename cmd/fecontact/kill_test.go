@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fecontact/fecontact/internal/vtkcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fecontact/fecontact/internal/vtkcheck"
+	"github.com/fecontact/fecontact/io/outdir"
 )
 
 // TestMain lets a test run this binary as the fecontact command (with
@@ -83,7 +85,7 @@ func killedRuns(t *testing.T, steps int, pvds []string, args ...any) {
 		}
 		hist := readCSV(t, filepath.Join(dir, "history.csv"))
 		assert.Len(t, hist, done+2, "delay %v: header, the initial state and one row per step", delay)
-		tmp, _ := filepath.Glob(filepath.Join(dir, ".*"))
+		tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*"))
 		assert.Empty(t, tmp, "no temporary file")
 		for _, pvd := range pvds {
 			pieces := vtkcheck.Read(t, filepath.Join(dir, pvd))
@@ -162,11 +164,11 @@ func TestKilledExplore(t *testing.T) {
 	}
 	dir := t.TempDir()
 	// An earlier survey's contact picture that this one does not draw.
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "contact_99.png"), []byte("old"), 0o644))
+	earlier(t, dir, "explore", "contact_99.png")
 	for _, delay := range []time.Duration{0, 1500 * time.Millisecond, 3 * time.Second} {
 		code, stderr, _ := interrupt(t, delay, 0, "explore", "disks-28", "--solutions", "20", "-o", dir)
 		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
-		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		files, _ := filepath.Glob(filepath.Join(dir, "[^.]*"))
 		if code == 130 {
 			assert.Contains(t, stderr, "interrupted", "delay %v", delay)
 			assert.Empty(t, files, "delay %v: no file of an unfinished survey, nor of the earlier one", delay)
@@ -174,7 +176,7 @@ func TestKilledExplore(t *testing.T) {
 			assert.FileExists(t, filepath.Join(dir, "explore.txt"))
 			assert.NoFileExists(t, filepath.Join(dir, "contact_99.png"), "the earlier survey's picture is cleared")
 		}
-		tmp, _ := filepath.Glob(filepath.Join(dir, ".*"))
+		tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*"))
 		assert.Empty(t, tmp, "delay %v: no temporary file", delay)
 	}
 	code, _, took := interrupt(t, 200*time.Millisecond, 50*time.Millisecond, "explore", "disks-28", "--solutions", "20", "-o", dir)
@@ -193,7 +195,7 @@ func TestKilledSweep(t *testing.T) {
 	dir := t.TempDir()
 	sc := writeBar(t, dir)
 	out := filepath.Join(dir, "sweep")
-	require.NoError(t, os.MkdirAll(filepath.Join(out, "variant_007"), 0o755))
+	earlier(t, out, "sweep", "variant_007/")
 	for _, delay := range []time.Duration{0, 300 * time.Millisecond} {
 		code, stderr, _ := interrupt(t, delay, 0, "sweep", sc, "--set", "body.bar.velocity=[-1,0]..[-4,0]", "--jobs", "1", "-o", out)
 		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
@@ -204,9 +206,28 @@ func TestKilledSweep(t *testing.T) {
 			assert.Contains(t, rows[4][len(rows[4])-1], "interrupted", "the last variant did not finish")
 		}
 		assert.NoDirExists(t, filepath.Join(out, "variant_007"), "the earlier sweep's folder is cleared")
-		tmp, _ := filepath.Glob(filepath.Join(out, ".*"))
-		more, _ := filepath.Glob(filepath.Join(out, "variant_*", ".*"))
+		tmp, _ := filepath.Glob(filepath.Join(out, ".*.tmp*"))
+		more, _ := filepath.Glob(filepath.Join(out, "variant_*", ".*.tmp*"))
 		assert.Empty(t, append(tmp, more...), "delay %v: no temporary file", delay)
+	}
+}
+
+// earlier makes dir the folder of an earlier fecontact command of the
+// given kind that wrote the named files (a name ending in / a folder).
+func earlier(t *testing.T, dir, kind string, names ...string) {
+	t.Helper()
+	f, _, err := outdir.Create(dir, kind, outdir.Options{})
+	require.NoError(t, err)
+	defer f.Close()
+	for _, n := range names {
+		if sub, ok := strings.CutSuffix(n, "/"); ok {
+			_, err = f.Sub(sub)
+			require.NoError(t, err)
+			continue
+		}
+		p, err := f.Path(n)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(p, []byte("old"), 0o644))
 	}
 }
 

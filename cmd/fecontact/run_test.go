@@ -12,12 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/vtkcheck"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/signorini"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestExampleRun runs the README's first command, shortened, and opens what
@@ -158,7 +159,9 @@ alert = 0.001
 		{[]string{"run", "--resume", dir, bad}, 2, "takes the scene beside its checkpoint (scene-as-run.toml): leave out"},
 		{[]string{"run", "--until", "1", bad}, 2, "--until 1: only with --resume DIR"},
 		{[]string{"run", "--resume", dir, "--until", "nan"}, 2, "--until NaN: expected a time in s"},
-		{[]string{"run", "--resume", filepath.Join(dir, "none")}, 1, "no checkpoint in " + filepath.Join(dir, "none")},
+		{[]string{"run", "--resume", dir, "--until", "0"}, 2, "--until 0: expected a time in s past the run's (leave --until out"},
+		{[]string{"run", "--until", "0", bad}, 2, "--until 0: expected a time in s past the run's"},
+		{[]string{"run", "--resume", filepath.Join(dir, "none")}, 1, filepath.Join(dir, "none") + ": no such folder: expected the folder of a fecontact run"},
 	} {
 		code, _, stderr := fecontact(tc.args...)
 		assert.Equal(t, tc.code, code, "%v", tc.args)
@@ -999,6 +1002,6 @@ func TestSweepManifestDamaged(t *testing.T) {
 	for _, args := range [][]string{{"sweep", "gather", dir}, {"sweep", "run", dir, "1"}} {
 		code, _, stderr = fecontact(args...)
 		assert.Equal(t, 1, code, "%v", args)
-		assert.Contains(t, stderr, path+": its settings make 1e+08 variants, it says 2 (at most 10000): damaged; plan the sweep again", "%v", args)
+		assert.Contains(t, stderr, path+": the settings make 1e+08 variants, more than the 10000 a sweep runs: fewer values, or several sweeps: damaged; plan the sweep again", "%v", args)
 	}
 }

@@ -20,34 +20,35 @@ import (
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/run"
 	"github.com/fecontact/fecontact/scene"
-	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
 )
 
 // runFlags are the flags shared by run and example.
 type runFlags struct {
-	out    *string
-	refine *int
-	kind   *string
-	steps  *int
-	every  *int
-	export *int
-	quiet  *bool
-	check  *string
+	out       *string
+	refine    *int
+	kind      *string
+	steps     *int
+	every     *int
+	export    *int
+	quiet     *bool
+	check     *string
+	overwrite *bool
 	// command is the command line that made the run, for its provenance.
 	command string
 }
 
 func newRunFlags(fs *flag.FlagSet) runFlags {
 	return runFlags{
-		out:    fs.String("o", "out", "output folder"),
-		refine: fs.Int("refine", 1, "multiply the cells of every generated rectangle by this in each direction"),
-		kind:   fs.String("kind", "", "replace the cell kind of every generated rectangle: T3, Q4, T6 or Q8"),
-		steps:  fs.Int("steps", 0, "stop after this many steps (0: the scene's duration)"),
-		every:  fs.Int("every", 0, "write the fields every this many steps (0: the scene's [output] every)"),
-		export: fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
-		quiet:  fs.Bool("quiet", false, "print only warnings and the summary"),
-		check:  fs.String("checkpoint", "", "write DIR/checkpoint.gob every this many steps (500), every this long (10m), or off (default: every 10m, when interrupted and at the end)"),
+		out:       fs.String("o", "out", "output folder"),
+		refine:    fs.Int("refine", 1, "multiply the cells of every generated rectangle by this in each direction"),
+		kind:      fs.String("kind", "", "replace the cell kind of every generated rectangle: T3, Q4, T6 or Q8"),
+		steps:     fs.Int("steps", 0, "stop after this many steps (0: the scene's duration)"),
+		every:     fs.Int("every", 0, "write the fields every this many steps (0: the scene's [output] every)"),
+		export:    fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
+		quiet:     fs.Bool("quiet", false, "print only warnings and the summary"),
+		check:     fs.String("checkpoint", "", "write DIR/checkpoint.gob every this many steps (500), every this long (10m), or off (default: every 10m, when interrupted and at the end)"),
+		overwrite: fs.Bool("overwrite", false, "write into an output folder that holds files fecontact did not write (files of the names it writes are replaced, the others stay)"),
 	}
 }
 
@@ -66,10 +67,15 @@ func runCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	rf.command = commandLine("run", args)
+	untilSet := false
+	fs.Visit(func(f *flag.Flag) { untilSet = untilSet || f.Name == "until" })
+	if untilSet && !(*until > 0 && *until < math.Inf(1)) {
+		return fmt.Errorf("%w: --until %g: expected a time in s past the run's (leave --until out to run to the run's own end)", errUsage, *until)
+	}
 	if *resume != "" {
 		return resumeRun(fs, pos, *resume, *until, rf, stdout)
 	}
-	if *until != 0 {
+	if untilSet {
 		return fmt.Errorf("%w: --until %g: only with --resume DIR (a new run's end is the scene's duration or --steps)", errUsage, *until)
 	}
 	if len(pos) != 1 {
@@ -92,19 +98,16 @@ func resumeRun(fs *flag.FlagSet, pos []string, dir string, until float64, rf run
 	var clash []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "o", "refine", "kind", "steps", "every", "export-step":
+		case "o", "refine", "kind", "steps", "every", "export-step", "overwrite":
 			clash = append(clash, "--"+f.Name)
 		}
 	})
 	if len(clash) > 0 {
 		return fmt.Errorf("%w: --resume %s goes on with the run as it was started: leave out %s (--until T runs it longer)", errUsage, dir, strings.Join(clash, ", "))
 	}
-	if until < 0 || math.IsNaN(until) || math.IsInf(until, 0) {
-		return fmt.Errorf("%w: --until %g: expected a time in s past the run's", errUsage, until)
-	}
 	ctx, stop := interruptible()
 	defer stop()
-	opt, done, err := runOptions(rf, stdout, nil)
+	opt, done, err := runOptions(rf, stdout)
 	if err != nil {
 		return err
 	}
@@ -150,7 +153,7 @@ func exampleCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *sceneDir != "" {
-		return writeExample(pos[0], *sceneDir, stdout)
+		return writeExample(pos[0], *sceneDir, *rf.overwrite, stdout)
 	}
 	rf.command = commandLine("example", args)
 	_, err = simulate(sc, rf, stdout)
@@ -159,14 +162,27 @@ func exampleCmd(args []string, stdout io.Writer) error {
 
 // writeExample copies a built-in example's files (its scene.toml, with
 // its comments, and the meshes it reads) into dir, to read and edit: an
-// installed binary has no examples folder beside it.
-func writeExample(name, dir string, stdout io.Writer) error {
+// installed binary has no examples folder beside it. A file of the same
+// name there (a scene edited since) is replaced only with overwrite.
+func writeExample(name, dir string, overwrite bool, stdout io.Writer) error {
 	files, err := examples.Files(name)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%w: --scene %s: %v: give a folder to write the example's files into", errUsage, dir, err)
+	}
+	if !overwrite {
+		err = fs.WalkDir(files, ".", func(path string, d fs.DirEntry, err error) error {
+			dst := filepath.Join(dir, filepath.FromSlash(path))
+			if _, serr := os.Lstat(dst); err == nil && !d.IsDir() && serr == nil {
+				return fmt.Errorf("%w: %s exists: --overwrite to replace it with the example's, or another --scene folder", errUsage, dst)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
 	}
 	var wrote []string
 	err = fs.WalkDir(files, ".", func(path string, d fs.DirEntry, err error) error {
@@ -239,13 +255,12 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, 
 	case *rf.export > sc.Steps():
 		return results.Figures{}, fmt.Errorf("%w: --export-step %d: the scene has %d steps", errUsage, *rf.export, sc.Steps())
 	}
-	ex := exporter{dir: *rf.out, step: *rf.export, scene: sc.Name}
-	defer ex.report(stdout)
-	opt, done, err := runOptions(rf, stdout, ex.export)
+	opt, done, err := runOptions(rf, stdout)
 	if err != nil {
 		return results.Figures{}, err
 	}
 	opt.Dir, opt.Variant, opt.Steps, opt.Every = *rf.out, scene.Variant{Refine: *rf.refine, Kind: *rf.kind}, *rf.steps, *rf.every
+	opt.ExportStep, opt.Overwrite = *rf.export, *rf.overwrite
 	r, err := run.Scene(ctx, sc, opt)
 	done()
 	if r == nil {
@@ -258,7 +273,7 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, 
 // runOptions are the options of a run (new or resumed) that print as it
 // goes: its progress, what it says and its warnings, its checkpoints;
 // done ends the progress display.
-func runOptions(rf runFlags, stdout io.Writer, onProblem func(int, *signorini.Problem) error) (run.Options, func(), error) {
+func runOptions(rf runFlags, stdout io.Writer) (run.Options, func(), error) {
 	var policy run.Checkpoint
 	if *rf.check != "" {
 		var err error
@@ -267,7 +282,7 @@ func runOptions(rf runFlags, stdout io.Writer, onProblem func(int, *signorini.Pr
 		}
 	}
 	var prog *progress
-	opt := run.Options{Command: rf.command, Version: version(), OnProblem: onProblem, Checkpoint: policy,
+	opt := run.Options{Command: rf.command, Version: version(), Checkpoint: policy,
 		Progress: func(done, total int, sim *timestep.Simulation) {
 			if prog == nil {
 				prog = newProgress(stdout, total, *rf.quiet)
@@ -284,35 +299,6 @@ func runOptions(rf runFlags, stdout io.Writer, onProblem func(int, *signorini.Pr
 			prog.done()
 		}
 	}, nil
-}
-
-// exporter writes the contact problem of one step (--export-step) in the
-// fc2d format. The step may solve several problems (a correction, Newton
-// updates): each overwrites the file, which keeps the last, the one
-// applied.
-type exporter struct {
-	dir, scene       string
-	step             int
-	contacts, solved int
-}
-
-func (e *exporter) path() string { return filepath.Join(e.dir, fmt.Sprintf("problem_%d.json", e.step)) }
-
-func (e *exporter) export(step int, p *signorini.Problem) error {
-	if step != e.step {
-		return nil
-	}
-	if err := signorini.WriteProblem(e.path(), fmt.Sprintf("%s step %d", e.scene, step), p); err != nil {
-		return err
-	}
-	e.contacts, e.solved = p.W.Contacts(), e.solved+1
-	return nil
-}
-
-func (e *exporter) report(w io.Writer) {
-	if e.solved > 0 {
-		fmt.Fprintf(w, "wrote %s (%d contacts; the last of the %d problems step %d solved, the one whose solution it applied)\n", e.path(), e.contacts, e.solved, e.step)
-	}
 }
 
 // errInterrupted is a command stopped by SIGINT or SIGTERM (exit status

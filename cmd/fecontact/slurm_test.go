@@ -112,7 +112,9 @@ func freePort(t *testing.T) int {
 // TestSlurmSweep: a sweep of 8 variants of the klarbring example (mu from
 // 0.1 to 0.8) as a Slurm job array on a one-node cluster gives the local
 // sweep's sweep.csv value for value; cancelling an array leaves the
-// gathering to mark the variants that did not run.
+// gathering to mark the variants that did not run. The study's folder has
+// a name that a shell would run and Slurm would expand: the jobs take it
+// as characters (the #SBATCH lines' paths included).
 func TestSlurmSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a Slurm cluster and 16 runs")
@@ -120,7 +122,7 @@ func TestSlurmSweep(t *testing.T) {
 	slurmCluster(t)
 	dir := t.TempDir()
 	set := "point_contact.plane.mu=0.1..0.8/8"
-	local, remote := filepath.Join(dir, "local"), filepath.Join(dir, "slurm")
+	local, remote := filepath.Join(dir, "local"), filepath.Join(dir, `slurm $(touch PWNED) 'q' "%j" $HOME`)
 	code, stdout, stderr := fecontact("sweep", "klarbring", "--set", set, "-o", local)
 	require.Equal(t, 0, code, stdout+stderr)
 	code, stdout, stderr = fecontact("sweep", "klarbring", "--set", set, "-o", remote, "--engine", "slurm", "--array-limit", "2", "--wait")
@@ -135,6 +137,9 @@ func TestSlurmSweep(t *testing.T) {
 	log, err := os.ReadFile(filepath.Join(remote, "slurm", "variant_3.out"))
 	require.NoError(t, err)
 	assert.Contains(t, string(log), "done: 20000 steps", "the task's log is the run's summary")
+	pwned, _ := filepath.Glob(filepath.Join(dir, "*", "PWNED"))
+	assert.Empty(t, pwned, "the folder's name was run")
+	assert.NoFileExists(t, "PWNED")
 
 	// Cancelled at once: the gathering runs all the same (afterany) and
 	// marks what has no result.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/sweep"
 )
@@ -46,6 +47,7 @@ func sweepCmd(args []string, stdout io.Writer) error {
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "variants run at once (--engine local)")
 	engine := fs.String("engine", "local", "where the variants run: local (the cores here) or slurm (a job array, sbatch)")
 	so := addSlurmFlags(fs)
+	overwrite := fs.Bool("overwrite", false, "write into an output folder that holds files fecontact did not write (the others stay)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: fecontact sweep SCENE.toml|EXAMPLE --set body.disc.velocity=[0,-1]..[0,-12] [--set ...] [-o DIR] [--jobs N]\n       fecontact sweep ... --engine slurm [--array-limit N] [--cpus-per-task C] [--time T] [--partition P] [--requeue] [--wait]\n       fecontact sweep run DIR K       run variant K of a planned sweep (what a Slurm task runs)\n       fecontact sweep gather DIR      gather a planned sweep's figures into sweep.csv and sweep.png")
 		fs.PrintDefaults()
@@ -70,10 +72,11 @@ func sweepCmd(args []string, stdout io.Writer) error {
 	// step (each run sees the signal too) and start no more.
 	ctx, stop := interruptible()
 	defer stop()
-	p, err := planSweep(pos[0], *out, set, stdout)
+	p, err := planSweep(pos[0], *out, set, outdir.Options{Overwrite: *overwrite, Command: commandLine("sweep", args)}, stdout)
 	if err != nil {
 		return err
 	}
+	defer p.Close()
 	if *engine == "slurm" {
 		return submitSlurm(ctx, p, so, stdout)
 	}
@@ -99,7 +102,7 @@ func sweepCmd(args []string, stdout io.Writer) error {
 
 // planSweep plans the variants of the scene or example arg into folder
 // out (sweep.New, Plan.Write): a key that names nothing is a usage error.
-func planSweep(arg, out string, set sets, stdout io.Writer) (*sweep.Plan, error) {
+func planSweep(arg, out string, set sets, o outdir.Options, stdout io.Writer) (*sweep.Plan, error) {
 	base, err := loadScene(arg)
 	if err != nil {
 		return nil, err
@@ -111,11 +114,15 @@ func planSweep(arg, out string, set sets, stdout io.Writer) (*sweep.Plan, error)
 	} else if err != nil {
 		return nil, err
 	}
-	n, err := p.Write()
+	n, err := p.Write(o)
 	if n > 0 {
 		fmt.Fprintf(stdout, "removed %d files and folders of an earlier sweep from %s\n", n, out)
 	}
-	return p, err
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
 }
 
 // sweepRunCmd runs variant K of a planned sweep into its folder
@@ -126,7 +133,7 @@ func sweepRunCmd(args []string, stdout io.Writer) error {
 	if len(args) != 2 {
 		return fmt.Errorf("%w: usage: %s", errUsage, usage)
 	}
-	p, err := sweep.Open(args[0])
+	p, err := sweep.Open(args[0], version())
 	if err != nil {
 		return err
 	}
@@ -150,7 +157,7 @@ func sweepGatherCmd(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return fmt.Errorf("%w: usage: fecontact sweep gather DIR", errUsage)
 	}
-	p, err := sweep.Open(args[0])
+	p, err := sweep.Open(args[0], version())
 	if err != nil {
 		return err
 	}
@@ -159,7 +166,7 @@ func sweepGatherCmd(args []string, stdout io.Writer) error {
 
 // reportSweep writes sweep.csv and sweep.png and says what they hold.
 func reportSweep(p *sweep.Plan, t *sweep.Table, stdout io.Writer) error {
-	files, err := t.Write(p.Dir(), plots.Painter{})
+	files, err := p.WriteTable(t, plots.Painter{})
 	if err != nil {
 		return err
 	}

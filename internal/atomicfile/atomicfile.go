@@ -2,19 +2,30 @@
 // one: the content goes to a temporary file in the same folder, which is
 // synced and renamed into place only when complete. A crashed run leaves
 // the old file (or none), never a truncated file under the final name.
+//
+// Only a regular file, or nothing, is ever replaced: a device (/dev/null,
+// /dev/full), a folder or a symbolic link at the target is refused by
+// name, so that an output path never renames a file over something that
+// is not a file.
 package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/fecontact/fecontact/internal/inputfile"
 )
 
 // Write writes path atomically with the content that write produces
 // (through a buffer).
 func Write(path string, write func(w io.Writer) error) (err error) {
+	if err := CheckTarget(path); err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -45,5 +56,37 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return os.Rename(tmp.Name(), path)
+	return Rename(tmp.Name(), path)
+}
+
+// Create creates or truncates the regular file at path, to stream into
+// (a run's history); what is at path must be a regular file or nothing.
+func Create(path string) (*os.File, error) {
+	if err := CheckTarget(path); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
+}
+
+// Rename renames from over to, which must be a regular file or nothing.
+func Rename(from, to string) error {
+	if err := CheckTarget(to); err != nil {
+		return err
+	}
+	return os.Rename(from, to)
+}
+
+// CheckTarget refuses an output path at which something other than a
+// regular file is.
+func CheckTarget(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: %s, not a file: fecontact replaces only files; give another output path", path, inputfile.Kind(fi.Mode()))
+	}
+	return nil
 }

@@ -255,8 +255,34 @@ func plotColor(k int) color.Color {
 	return palette[k%len(palette)]
 }
 
+// drawable refuses axes the plotting library cannot lay out: a range
+// whose span overflows (values of 1e308 and -1e308 sent its tick search
+// into an endless loop) or is not a number.
+func drawable(p *plot.Plot) error {
+	for _, ax := range []struct {
+		name     string
+		min, max float64
+	}{{p.X.Label.Text, p.X.Min, p.X.Max}, {p.Y.Label.Text, p.Y.Min, p.Y.Max}} {
+		if span := ax.max - ax.min; math.IsNaN(span) || math.IsInf(span, 0) || math.Abs(ax.min) > maxAxis || math.Abs(ax.max) > maxAxis {
+			return fmt.Errorf("axis %q: values from %g to %g, a range no picture can lay out (within %g): the data are not numbers or have overflowed", ax.name, ax.min, ax.max, maxAxis)
+		}
+	}
+	return nil
+}
+
+// maxAxis bounds the values an axis takes: far beyond any physical
+// quantity, far enough below overflow for the tick search.
+const maxAxis = 1e200
+
 // savePNG lays plots out in a grid and writes a PNG atomically.
 func savePNG(path string, plots [][]*plot.Plot, w, h vg.Length) error {
+	for _, row := range plots {
+		for _, p := range row {
+			if err := drawable(p); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
 	img := vgimg.New(w, h)
 	dc := draw.New(img)
 	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Points(10), PadY: vg.Points(10),

@@ -2,10 +2,10 @@ package results
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -75,11 +75,8 @@ func (o *Writer) lists() map[string]*vtk.Collection {
 // the fields an interrupted run wrote at its last step, are removed), the
 // energy points, pictures' snapshots, figures and profile as they were.
 // sim is the run's simulation, loaded from the same checkpoint.
-func ResumeWriter(dir string, sim *timestep.Simulation, opt Options, st WriterState) (*Writer, error) {
-	if _, err := ClearFiles(dir); err != nil { // the temporaries of writes a kill cut short
-		return nil, err
-	}
-	w, err := newWriter(dir, sim, opt, st.History)
+func ResumeWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, st WriterState) (*Writer, error) {
+	w, err := newWriter(files, sim, opt, st.History)
 	if err != nil {
 		return nil, err
 	}
@@ -111,35 +108,37 @@ func (o *Writer) restoreLists(lists map[string][]vtk.Entry) error {
 	for name, c := range o.lists() {
 		es := lists[name]
 		c.SetEntries(es)
-		path := filepath.Join(o.dir, name+".pvd")
 		if len(es) == 0 {
-			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-				return err
+			if o.files.Listed(name + ".pvd") {
+				if err := o.files.Remove(name + ".pvd"); err != nil {
+					return err
+				}
 			}
 			continue
 		}
 		for _, e := range es {
 			listed[e.File] = true
 		}
-		if err := c.Write(path); err != nil {
+		if err := writePVD(o.files, name+".pvd", c); err != nil {
 			return err
 		}
 	}
-	for _, pat := range pieceFiles {
-		if filepath.Ext(pat) != ".vtu" {
-			continue
-		}
-		files, err := filepath.Glob(filepath.Join(o.dir, pat))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if !listed[filepath.Base(f)] {
-				if err := os.Remove(f); err != nil {
-					return fmt.Errorf("resuming: %w", err)
-				}
+	for _, f := range o.files.Outputs() {
+		if isPiece(f) && !listed[f] {
+			if err := o.files.Remove(f); err != nil {
+				return fmt.Errorf("resuming: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// isPiece tells whether a file name is a series' piece.
+func isPiece(name string) bool {
+	for _, pat := range pieceFiles {
+		if ok, _ := filepath.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -3,8 +3,9 @@ package results
 import (
 	"encoding/csv"
 	"fmt"
-	"os"
 	"strconv"
+
+	"github.com/fecontact/fecontact/internal/inputfile"
 )
 
 // Series is one column of a run's history.csv against time.
@@ -15,6 +16,9 @@ type Series struct {
 	T, Y  []float64
 }
 
+// MaxHistoryBytes bounds a history read whole for a plot.
+const MaxHistoryBytes = 1 << 30
+
 // ReadColumn reads a column of a history.csv (the file path) against its
 // time column; an unknown column is an error listing the file's columns.
 func ReadColumn(path, column string) (Series, error) { return ReadColumnAgainst(path, "time", column) }
@@ -23,7 +27,7 @@ func ReadColumn(path, column string) (Series, error) { return ReadColumnAgainst(
 // T): a trajectory in the plane of two columns, such as a contact's
 // resultant force (point1_fx, point1_fy).
 func ReadColumnAgainst(path, x, column string) (Series, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, MaxHistoryBytes, "history (CSV, as fecontact run writes it)")
 	if err != nil {
 		return Series{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/io/vtk"
@@ -25,7 +26,13 @@ func ExampleWriter() {
 	dir, _ := os.MkdirTemp("", "results")
 	defer os.RemoveAll(dir)
 
-	out, err := results.NewWriter(dir, sim, results.Options{Encoding: vtk.Base64, Painter: plots.Painter{}})
+	files, _, err := outdir.Create(dir, "run", outdir.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer files.Close()
+	out, err := results.NewWriter(files, sim, results.Options{Encoding: vtk.Base64, Painter: plots.Painter{}})
 	if err != nil {
 		fmt.Println(err)
 		return

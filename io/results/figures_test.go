@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/timestep"
@@ -32,7 +33,10 @@ func TestFiguresMatchHistory(t *testing.T) {
 	sim, err := model.Simulation()
 	require.NoError(t, err)
 	dir := t.TempDir()
-	out, err := results.NewWriter(dir, sim, results.Options{})
+	files, _, err := outdir.Create(dir, "run", outdir.Options{})
+	require.NoError(t, err)
+	defer files.Close()
+	out, err := results.NewWriter(files, sim, results.Options{})
 	require.NoError(t, err)
 	require.NoError(t, out.Record(timestep.StepStats{}, false))
 	for range 500 {

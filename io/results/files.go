@@ -9,6 +9,8 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -55,10 +57,11 @@ func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 // collects them; the .pvd is rewritten after every output step, so that it
 // only ever lists complete pieces.
 type series struct {
-	dir, name string
-	enc       vtk.Encoding
-	pvd       vtk.Collection
-	count     int
+	files *outdir.Folder
+	name  string
+	enc   vtk.Encoding
+	pvd   vtk.Collection
+	count int
 }
 
 // write writes the bodies at time t; depths are their nodes' depths inside
@@ -71,13 +74,13 @@ func (s *series) write(t float64, bodies []*timestep.Body, depths [][]float64) e
 		}
 		g.AddPointScalar("depth", depths[i])
 		file := fmt.Sprintf("%s_%s_%05d.vtu", s.name, b.Name, s.count)
-		if err := vtk.WriteVTU(filepath.Join(s.dir, file), g, s.enc); err != nil {
+		if err := writeVTU(s.files, file, g, s.enc); err != nil {
 			return err
 		}
 		s.pvd.Add(t, i, file)
 	}
 	s.count++
-	return s.pvd.Write(filepath.Join(s.dir, s.name+".pvd"))
+	return writePVD(s.files, s.name+".pvd", &s.pvd)
 }
 
 // history writes the per-step history as CSV. It is written as
@@ -86,7 +89,7 @@ func (s *series) write(t float64, bodies []*timestep.Body, depths [][]float64) e
 type history struct {
 	f       *os.File
 	w       *bufio.Writer
-	path    string
+	path    string // history.csv; the run writes path.partial until it ends
 	ledgers []*bodyLedger
 	rigid   rigidLedger
 	points  pointLedger
@@ -103,7 +106,14 @@ type history struct {
 // A history resumed (at >= 0) keeps the first at bytes of the file an
 // earlier run wrote (history.csv, or history.csv.partial when that run
 // did not end) and appends to them.
-func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger, pl pointLedger, at int64) (*history, error) {
+func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rigidLedger, pl pointLedger, at int64) (*history, error) {
+	path, err := files.Path("history.csv")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := files.Path("history.csv.partial"); err != nil {
+		return nil, err
+	}
 	h := &history{path: path, rigid: rl, points: pl}
 	for _, b := range bodies {
 		h.newton = h.newton || b.Law != 0
@@ -116,7 +126,7 @@ func newHistory(path string, pairs int, bodies []*timestep.Body, rl rigidLedger,
 	if at >= 0 {
 		return h, h.reopen(at)
 	}
-	f, err := os.Create(path + ".partial")
+	f, err := atomicfile.Create(path + ".partial")
 	if err != nil {
 		return nil, err
 	}
@@ -172,18 +182,20 @@ func finiteOr(x, alt float64) float64 {
 	return x
 }
 
-// abandon flushes what was written and leaves it as NAME.partial.
 // reopen truncates the history an earlier run wrote to its first at
 // bytes and appends to it, under the name of a run that has not ended.
 func (h *history) reopen(at int64) error {
 	partial := h.path + ".partial"
-	if _, err := os.Stat(partial); err != nil {
-		if err := os.Rename(h.path, partial); err != nil {
+	if _, err := os.Lstat(partial); err != nil {
+		if _, err := os.Lstat(h.path); err != nil {
+			return fmt.Errorf("resuming: %s and %s.partial are both missing from the run's folder: the run cannot go on without its history; start it again (fecontact run %s -o ANOTHER_FOLDER)", h.path, filepath.Base(h.path), filepath.Join(filepath.Dir(h.path), "scene-as-run.toml"))
+		}
+		if err := atomicfile.Rename(h.path, partial); err != nil {
 			return fmt.Errorf("resuming the history: %w", err)
 		}
 	}
-	if st, err := os.Stat(partial); err != nil || st.Size() < at {
-		return fmt.Errorf("resuming the history: %s is shorter than the checkpoint's %d bytes: it is not the run's", partial, at)
+	if st, err := os.Lstat(partial); err != nil || !st.Mode().IsRegular() || st.Size() < at {
+		return fmt.Errorf("resuming: %s is not the history the checkpoint was written with (it has fewer than the %d bytes the run had written, or is not a file): start the run again", partial, at)
 	}
 	if err := os.Truncate(partial, at); err != nil {
 		return fmt.Errorf("resuming the history: %w", err)
@@ -209,6 +221,7 @@ func (h *history) flush() (int64, error) {
 	return st.Size(), nil
 }
 
+// abandon flushes what was written and leaves it as NAME.partial.
 func (h *history) abandon() {
 	h.w.Flush()
 	h.f.Close()
@@ -223,5 +236,5 @@ func (h *history) close() error {
 	if err := h.f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(h.path+".partial", h.path)
+	return atomicfile.Rename(h.path+".partial", h.path)
 }

@@ -1,9 +1,6 @@
 package results
 
 import (
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,36 +46,5 @@ func TestBodyGridStress(t *testing.T) {
 			}
 		}
 		assert.True(t, found, "stress_xx")
-	}
-}
-
-// TestClearConcurrently: runs of a sweep clear their own folders at the
-// same time; each removes its earlier run's files and no other, and
-// (under -race) they share no written memory: appending the temporaries'
-// pattern to the shared list of run files once raced.
-func TestClearConcurrently(t *testing.T) {
-	dirs := make([]string, 4)
-	for i := range dirs {
-		dirs[i] = t.TempDir()
-		for _, f := range []string{"history.csv", "bodies_a_00001.vtu", ".history.csv.tmp123", "notes.txt"} {
-			require.NoError(t, os.WriteFile(filepath.Join(dirs[i], f), nil, 0o644))
-		}
-	}
-	var wg sync.WaitGroup
-	removed := make([]int, len(dirs))
-	for i, dir := range dirs {
-		wg.Go(func() {
-			n, err := Clear(dir)
-			assert.NoError(t, err)
-			removed[i] = n
-		})
-	}
-	wg.Wait()
-	for i, dir := range dirs {
-		assert.Equal(t, 3, removed[i], dir)
-		left, err := os.ReadDir(dir)
-		require.NoError(t, err)
-		require.Len(t, left, 1, dir)
-		assert.Equal(t, "notes.txt", left[0].Name())
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/rigid"
 )
 
@@ -86,14 +86,18 @@ func (p *profile) label(w int) string {
 	return fmt.Sprintf("%g-%g s", p.From+float64(w-1)*p.Window, p.From+float64(w)*p.Window)
 }
 
-// write writes profile.csv and profile.png in dir: the mean over the run
-// from From, then over each window.
-func (p *profile) write(dir string, painter Painter) error {
+// write writes profile.csv and profile.png in the folder: the mean over
+// the run from From, then over each window.
+func (p *profile) write(files *outdir.Folder, painter Painter) error {
 	if p == nil {
 		return nil
 	}
 	y, _ := p.mean(0)
-	err := atomicfile.Write(dir+string(os.PathSeparator)+"profile.csv", func(w io.Writer) error {
+	csvPath, err := files.Path("profile.csv")
+	if err != nil {
+		return err
+	}
+	err = atomicfile.Write(csvPath, func(w io.Writer) error {
 		fmt.Fprint(w, "strip")
 		writeColumns(w, "y", "m", "vx", "m/s", "samples", "")
 		for k := 1; k < len(p.sums); k++ {
@@ -123,7 +127,11 @@ func (p *profile) write(dir string, painter Painter) error {
 	if painter == nil {
 		return nil
 	}
-	return painter.Profile(dir+string(os.PathSeparator)+"profile.png", p.curves())
+	png, err := files.Path("profile.png")
+	if err != nil {
+		return err
+	}
+	return painter.Profile(png, p.curves())
 }
 
 // nanOr is means[k][i], or NaN when nothing was recorded.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/rigid"
 )
 
@@ -39,8 +40,11 @@ func TestProfileWindows(t *testing.T) {
 	assert.InDelta(t, 1.3, mean(2), 1e-12, "1.1 to 1.5")
 	assert.InDelta(t, 1.8, mean(3), 1e-12, "1.6 to 2.0")
 	dir := t.TempDir()
+	files, _, err := outdir.Create(dir, "run", outdir.Options{})
+	require.NoError(t, err)
+	defer files.Close()
 	var painted recorder
-	require.NoError(t, p.write(dir, &painted))
+	require.NoError(t, p.write(files, &painted))
 	csv, err := os.ReadFile(filepath.Join(dir, "profile.csv"))
 	require.NoError(t, err)
 	lines := strings.Split(string(csv), "\n")

@@ -3,10 +3,9 @@ package results
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -17,7 +16,7 @@ import (
 // step) and, at the end, energy.png and bodies.png.
 type Writer struct {
 	sim      *timestep.Simulation
-	dir      string
+	files    *outdir.Folder
 	bodies   *series
 	contacts vtk.Collection
 	rigid    vtk.Collection
@@ -62,45 +61,10 @@ type Painter interface {
 	Profile(path string, p ProfileCurves) error
 }
 
-// runFiles are the patterns of the files a run writes (and of the
-// temporary files of a write cut short by a kill).
-var runFiles = append(pieceFiles, "history.csv", "history.csv.partial", "energy.png", "bodies.png", "gaps.png", "profile.csv", "profile.png", "summary.txt", "state.json", "scene-as-run.toml", "checkpoint.gob")
-
-// pieceFiles are the patterns of the series' .pvd files and pieces.
-var pieceFiles = []string{"bodies.pvd", "contacts.pvd", "rigid.pvd", "obstacles.pvd", "masses.pvd", "springs.pvd",
-	"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu", "rigid_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"masses_[0-9][0-9][0-9][0-9][0-9].vtu", "springs_[0-9][0-9][0-9][0-9][0-9].vtu"}
-
-// Clear removes the files of an earlier run from dir, so that none of
-// its pieces lies beside the new ones or is taken for theirs, and returns
-// how many it removed. Other files are left alone.
-func Clear(dir string) (int, error) {
-	return ClearFiles(dir, runFiles...)
-}
-
-// ClearFiles removes from dir the files and folders that match the
-// patterns (filepath.Match, in dir), the outputs of an earlier run of a
-// command other than run (explore's, sweep's), and returns how many it
-// removed. Hidden temporaries of an interrupted write (".*.tmp*") are
-// always among them.
-func ClearFiles(dir string, patterns ...string) (int, error) {
-	n := 0
-	// A new slice: appending to patterns could write into the backing
-	// array of a caller's (runFiles, shared by concurrent runs).
-	for _, pat := range slices.Concat(patterns, []string{".*.tmp*"}) {
-		files, err := filepath.Glob(filepath.Join(dir, pat))
-		if err != nil {
-			return n, err
-		}
-		for _, f := range files {
-			if err := os.RemoveAll(f); err != nil {
-				return n, fmt.Errorf("clearing the earlier run: %w", err)
-			}
-			n++
-		}
-	}
-	return n, nil
-}
+// pieceFiles are the patterns of the series' pieces, which a resumed
+// run removes where its checkpoint does not list them.
+var pieceFiles = []string{"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
+	"rigid_[0-9][0-9][0-9][0-9][0-9].vtu", "masses_[0-9][0-9][0-9][0-9][0-9].vtu", "springs_[0-9][0-9][0-9][0-9][0-9].vtu"}
 
 // Options of a Writer.
 type Options struct {
@@ -118,15 +82,16 @@ type Options struct {
 	Profile *Profile
 }
 
-// NewWriter starts the files of a run of sim in dir (which must exist):
-// history.csv.partial at once, the rest as Record asks.
-func NewWriter(dir string, sim *timestep.Simulation, opt Options) (*Writer, error) {
-	return newWriter(dir, sim, opt, -1)
+// NewWriter starts the files of a run of sim in the folder (outdir.Create
+// made it, for a run): history.csv.partial at once, the rest as Record
+// asks, each listed in the folder before it is written.
+func NewWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options) (*Writer, error) {
+	return newWriter(files, sim, opt, -1)
 }
 
 // newWriter is NewWriter with the history resumed at its first at bytes
 // (at >= 0: ResumeWriter).
-func newWriter(dir string, sim *timestep.Simulation, opt Options, at int64) (*Writer, error) {
+func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at int64) (*Writer, error) {
 	bodies := make([]*timestep.Body, sim.Stepper.NumBodies())
 	for i := range bodies {
 		bodies[i] = sim.Stepper.Body(i)
@@ -139,12 +104,12 @@ func newWriter(dir string, sim *timestep.Simulation, opt Options, at int64) (*Wr
 	if p := opt.Profile; p != nil && (p.Strips < 1 || !(p.Top > p.Bottom)) {
 		return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
 	}
-	h, err := newHistory(filepath.Join(dir, "history.csv"), len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
+	h, err := newHistory(files, len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{sim: sim, dir: dir, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
-		bodies: &series{dir: dir, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter}
+	w := &Writer{sim: sim, files: files, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
+		bodies: &series{files: files, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter}
 	if p := opt.Profile; p != nil {
 		w.profile = &profile{Profile: *p}
 	}
@@ -231,12 +196,7 @@ func (o *Writer) WriteFields() error {
 		}
 	}
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
-		file := fmt.Sprintf("rigid_%05d.vtu", o.count)
-		if err := vtk.WriteVTU(filepath.Join(o.dir, file), RigidGrid(sim.Rigid), o.enc); err != nil {
-			return err
-		}
-		o.rigid.Add(s.Time(), 0, file)
-		if err := o.rigid.Write(filepath.Join(o.dir, "rigid.pvd")); err != nil {
+		if err := o.writeSeries("rigid", &o.rigid, s.Time(), RigidGrid(sim.Rigid)); err != nil {
 			return err
 		}
 	}
@@ -244,22 +204,44 @@ func (o *Writer) WriteFields() error {
 		return err
 	}
 	if g := ObstacleGrid(sim, s.Time()); g != nil {
-		file := fmt.Sprintf("obstacles_%05d.vtu", o.count)
-		if err := vtk.WriteVTU(filepath.Join(o.dir, file), g, o.enc); err != nil {
-			return err
-		}
-		o.obstacle.Add(s.Time(), 0, file)
-		if err := o.obstacle.Write(filepath.Join(o.dir, "obstacles.pvd")); err != nil {
+		if err := o.writeSeries("obstacles", &o.obstacle, s.Time(), g); err != nil {
 			return err
 		}
 	}
-	file := fmt.Sprintf("contacts_%05d.vtu", o.count)
-	if err := vtk.WriteVTU(filepath.Join(o.dir, file), ContactGrid(sim), o.enc); err != nil {
+	if err := o.writeSeries("contacts", &o.contacts, s.Time(), ContactGrid(sim)); err != nil {
 		return err
 	}
-	o.contacts.Add(s.Time(), 0, file)
 	o.count++
-	return o.contacts.Write(filepath.Join(o.dir, "contacts.pvd"))
+	return nil
+}
+
+// writeSeries writes a series' piece of the output step (NAME_COUNT.vtu)
+// and rewrites its NAME.pvd to list it.
+func (o *Writer) writeSeries(name string, list *vtk.Collection, t float64, g *vtk.Grid) error {
+	file := fmt.Sprintf("%s_%05d.vtu", name, o.count)
+	if err := writeVTU(o.files, file, g, o.enc); err != nil {
+		return err
+	}
+	list.Add(t, 0, file)
+	return writePVD(o.files, name+".pvd", list)
+}
+
+// writeVTU lists a piece in the folder and writes it.
+func writeVTU(files *outdir.Folder, name string, g *vtk.Grid, enc vtk.Encoding) error {
+	path, err := files.Path(name)
+	if err != nil {
+		return err
+	}
+	return vtk.WriteVTU(path, g, enc)
+}
+
+// writePVD lists a collection's file in the folder and writes it.
+func writePVD(files *outdir.Folder, name string, list *vtk.Collection) error {
+	path, err := files.Path(name)
+	if err != nil {
+		return err
+	}
+	return list.Write(path)
 }
 
 // ContactGrid is the point cloud of the last step's contact units. Body
@@ -311,7 +293,7 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 // run is not.
 func (o *Writer) Abandon(err error) error {
 	o.hist.abandon()
-	return fmt.Errorf("%w (the pieces in %s stop before this step; the history is history.csv.partial)", err, o.dir)
+	return fmt.Errorf("%w (the pieces in %s stop before this step; the history is history.csv.partial)", err, o.files.Dir())
 }
 
 // Close completes the run's files: history.csv under its final name, the
@@ -320,7 +302,7 @@ func (o *Writer) Close() error {
 	if err := o.hist.close(); err != nil {
 		return err
 	}
-	if err := o.profile.write(o.dir, o.painter); err != nil {
+	if err := o.profile.write(o.files, o.painter); err != nil {
 		return fmt.Errorf("profile: %w", err)
 	}
 	return o.draw()
@@ -331,18 +313,28 @@ func (o *Writer) draw() error {
 	if o.painter == nil {
 		return nil
 	}
-	if err := o.painter.Energy(filepath.Join(o.dir, "energy.png"), o.energy); err != nil {
-		return fmt.Errorf("energy.png: %w", err)
+	if err := o.picture("energy.png", func(p string) error { return o.painter.Energy(p, o.energy) }); err != nil {
+		return err
 	}
 	if len(o.snaps) > 0 {
-		if err := o.painter.Bodies(filepath.Join(o.dir, "bodies.png"), o.snaps); err != nil {
-			return fmt.Errorf("bodies.png: %w", err)
+		if err := o.picture("bodies.png", func(p string) error { return o.painter.Bodies(p, o.snaps) }); err != nil {
+			return err
 		}
 	}
 	if names := o.hist.rigid.gapNames(); len(names) > 0 {
-		if err := o.painter.Gaps(filepath.Join(o.dir, "gaps.png"), names, o.energy); err != nil {
-			return fmt.Errorf("gaps.png: %w", err)
-		}
+		return o.picture("gaps.png", func(p string) error { return o.painter.Gaps(p, names, o.energy) })
+	}
+	return nil
+}
+
+// picture lists a picture in the folder and draws it.
+func (o *Writer) picture(name string, draw func(path string) error) error {
+	path, err := o.files.Path(name)
+	if err != nil {
+		return err
+	}
+	if err := draw(path); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
@@ -362,12 +354,7 @@ func (o *Writer) writePoints(t float64) error {
 		if set.grid == nil {
 			continue
 		}
-		file := fmt.Sprintf("%s_%05d.vtu", set.name, o.count)
-		if err := vtk.WriteVTU(filepath.Join(o.dir, file), set.grid, o.enc); err != nil {
-			return err
-		}
-		set.list.Add(t, 0, file)
-		if err := set.list.Write(filepath.Join(o.dir, set.name+".pvd")); err != nil {
+		if err := o.writeSeries(set.name, set.list, t, set.grid); err != nil {
 			return err
 		}
 	}

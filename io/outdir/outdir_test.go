@@ -1,0 +1,219 @@
+package outdir
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// write lists name in f and writes it.
+func write(t *testing.T, f *Folder, name string) {
+	t.Helper()
+	p, err := f.Path(name)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(p, []byte(name), 0o644))
+}
+
+// names lists dir's entries but the marker and the lock.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range es {
+		if e.Name() != MarkerFile && e.Name() != LockFile {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestCreateRemovesOnlyWhatItWrote: a new output in a folder fecontact
+// made removes exactly what the earlier one listed (and the temporaries
+// of its interrupted writes); a user's notes, drafts, a thesis's
+// temporary, folders of names like fecontact's and a file replaced by a
+// link stay.
+func TestCreateRemovesOnlyWhatItWrote(t *testing.T) {
+	dir := t.TempDir()
+	f, n, err := Create(dir, "run", Options{})
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	write(t, f, "history.csv")
+	write(t, f, "bodies_a_00001.vtu")
+	write(t, f, "gone.vtu") // listed, then removed by the user: no error
+	require.NoError(t, os.Remove(filepath.Join(dir, "gone.vtu")))
+	write(t, f, "linked.png") // replaced by the user with a link to their file
+	require.NoError(t, f.Close())
+
+	user := map[string]string{"state.json": "a user's state", "bodies_final_00001.vtu": "theirs", ".thesis.tmp.tex": "draft",
+		".x.tmp": "x", "notes.txt": "notes", ".history.csv.tmp123": "a kill's temporary"}
+	for name, text := range user {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "variant_001_notes"), 0o755))
+	outside := filepath.Join(t.TempDir(), "precious")
+	require.NoError(t, os.WriteFile(outside, []byte("precious"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, "linked.png")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "linked.png")))
+
+	f, n, err = Create(dir, "run", Options{})
+	require.NoError(t, err)
+	defer f.Close()
+	assert.Equal(t, 3, n, "history.csv, its temporary, the piece")
+	assert.Equal(t, []string{".thesis.tmp.tex", ".x.tmp", "bodies_final_00001.vtu", "linked.png", "notes.txt", "state.json", "variant_001_notes"}, names(t, dir))
+	data, err := os.ReadFile(outside)
+	require.NoError(t, err)
+	assert.Equal(t, "precious", string(data))
+	assert.False(t, f.Listed("history.csv"), "a new output lists afresh")
+}
+
+// TestCreateRefuses: a folder of a user's files, a file where the folder
+// should be, another command's folder, a damaged marker: each refused by
+// name with what to do, and nothing in it touched.
+func TestCreateRefuses(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "history.csv"), []byte("mine too"), 0o644))
+	_, _, err := Create(dir, "run", Options{})
+	assert.EqualError(t, err, "output folder "+dir+` holds files that fecontact did not write ("history.csv" and 1 more): give another folder (-o), or --overwrite to write into it anyway (files of the names fecontact writes are replaced, the others stay)`)
+	assert.Equal(t, []string{"history.csv", "notes.txt"}, names(t, dir))
+	_, err = os.Stat(filepath.Join(dir, LockFile))
+	assert.ErrorIs(t, err, os.ErrNotExist, "a refused folder is not even locked")
+
+	file := filepath.Join(dir, "notes.txt")
+	_, _, err = Create(file, "run", Options{})
+	assert.EqualError(t, err, "output folder "+file+": a file, not a folder: give a folder for the outputs")
+
+	sweep := t.TempDir()
+	s, _, err := Create(sweep, "sweep", Options{})
+	require.NoError(t, err)
+	write(t, s, "sweep.csv")
+	require.NoError(t, s.Close())
+	_, _, err = Create(sweep, "run", Options{})
+	assert.EqualError(t, err, sweep+" holds the outputs of a fecontact sweep, which a run there would remove: give another folder, or --overwrite to replace them")
+
+	bad := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bad, MarkerFile), []byte("fecontact output folder\nkind run\no ../../etc/passwd\n"), 0o644))
+	_, _, err = Create(bad, "run", Options{})
+	assert.ErrorContains(t, err, filepath.Join(bad, MarkerFile)+": damaged")
+}
+
+// TestOverwrite writes among a user's files and removes none of them.
+func TestOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644))
+	f, n, err := Create(dir, "run", Options{Overwrite: true})
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	write(t, f, "history.csv")
+	require.NoError(t, f.Close())
+	f, n, err = Create(dir, "run", Options{})
+	require.NoError(t, err, "the folder is fecontact's now")
+	assert.Equal(t, 1, n)
+	require.NoError(t, f.Close())
+	assert.Equal(t, []string{"notes.txt"}, names(t, dir))
+}
+
+// TestLock: a second command into a folder in use is refused at once,
+// naming the first; once the first ends, the second goes ahead. Reopen
+// (a resume) keeps what is listed and removes nothing.
+func TestLock(t *testing.T) {
+	dir := t.TempDir()
+	f, _, err := Create(dir, "run", Options{Command: "fecontact run pillar -o " + dir})
+	require.NoError(t, err)
+	write(t, f, "history.csv")
+	_, _, err = Create(dir, "run", Options{})
+	require.ErrorIs(t, err, ErrInUse)
+	assert.ErrorContains(t, err, "output folder "+dir+" is in use by fecontact run pillar -o "+dir+" (process ")
+	_, err = Reopen(dir, "run", Options{})
+	require.ErrorIs(t, err, ErrInUse)
+	require.NoError(t, f.Close())
+
+	r, err := Reopen(dir, "run", Options{})
+	require.NoError(t, err)
+	assert.True(t, r.Listed("history.csv"))
+	assert.Equal(t, []string{"history.csv"}, r.Outputs())
+	require.NoError(t, r.Close())
+	assert.Equal(t, []string{"history.csv"}, names(t, dir))
+
+	_, err = Reopen(t.TempDir(), "run", Options{})
+	assert.ErrorContains(t, err, "no .fecontact in it: not a folder a fecontact run wrote")
+}
+
+// TestSubFolders: a sweep's variant folders, each a run's with a kept
+// scene, are removed whole by the next sweep; one where the user left a
+// file keeps it (and the folder). A run in a variant folder keeps its
+// scene.
+func TestSubFolders(t *testing.T) {
+	dir := t.TempDir()
+	s, _, err := Create(dir, "sweep", Options{})
+	require.NoError(t, err)
+	for _, v := range []string{"variant_001", "variant_002"} {
+		sub, err := s.Sub(v)
+		require.NoError(t, err)
+		vf, _, err := Create(sub, "run", Options{})
+		require.NoError(t, err)
+		p, err := vf.Keep("scene.toml")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(p, []byte("scene"), 0o644))
+		require.NoError(t, vf.Close())
+
+		run, _, err := Create(sub, "run", Options{})
+		require.NoError(t, err)
+		write(t, run, "history.csv")
+		require.NoError(t, run.Close())
+		run, n, err := Create(sub, "run", Options{})
+		require.NoError(t, err)
+		assert.Equal(t, 1, n, "the run's history, not the variant's scene")
+		assert.Equal(t, []string{"scene.toml"}, names(t, sub))
+		write(t, run, "history.csv")
+		require.NoError(t, run.Close())
+	}
+	_, err = s.Sub("../escape")
+	assert.ErrorContains(t, err, `output "../escape": expected a name inside the folder`)
+	require.NoError(t, s.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "variant_002", "mine.txt"), nil, 0o644))
+
+	s, n, err := Create(dir, "sweep", Options{})
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Equal(t, 5, n, "two scenes, two histories, one folder")
+	assert.Equal(t, []string{"variant_002"}, names(t, dir))
+	assert.Equal(t, []string{"mine.txt"}, names(t, filepath.Join(dir, "variant_002")))
+}
+
+// TestConcurrentFolders: commands clearing their own folders at once
+// (a sweep's variants) each remove their earlier output and nothing
+// else, and share no memory (under -race).
+func TestConcurrentFolders(t *testing.T) {
+	dirs := make([]string, 4)
+	for i := range dirs {
+		dirs[i] = t.TempDir()
+		f, _, err := Create(dirs[i], "run", Options{})
+		require.NoError(t, err)
+		write(t, f, "history.csv")
+		write(t, f, "bodies_a_00001.vtu")
+		require.NoError(t, f.Close())
+		require.NoError(t, os.WriteFile(filepath.Join(dirs[i], "notes.txt"), nil, 0o644))
+	}
+	var wg sync.WaitGroup
+	for _, dir := range dirs {
+		wg.Go(func() {
+			f, n, err := Create(dir, "run", Options{})
+			if assert.NoError(t, err) {
+				assert.Equal(t, 2, n, dir)
+				f.Close()
+			}
+		})
+	}
+	wg.Wait()
+	for _, dir := range dirs {
+		assert.Equal(t, []string{"notes.txt"}, names(t, dir))
+	}
+}
