@@ -91,8 +91,11 @@ func cross(a, b [2]float64) float64 { return a[0]*b[1] - a[1]*b[0] }
 // ContactOf returns the contact a unit of Detect came from.
 func (s *System) ContactOf(k contact.Key) Contact { return s.contacts[k.Pair] }
 
-// Size is the length a unit's penetration is measured against: the mass's
-// radius, or for a point its contact's alert distance.
+// Size is the length a unit's penetration and slop are measured against:
+// the mass's radius, or for a point its contact's default alert distance
+// (1e-3 of the obstacle's extent): not the alert a user set, whose slop
+// of 1e-5 of 1e10 m made a mass rest 0.1 m above a plane.
 func (s *System) Size(k contact.Key) float64 {
-	return max(s.Masses[k.Node].Radius, s.contacts[k.Pair].Alert)
+	c := &s.contacts[k.Pair]
+	return max(s.Masses[k.Node].Radius, c.defaultAlert())
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fecontact/fecontact/internal/reuse"
 )
 
 // Energy is a component's account, per m of thickness: Kinetic and
@@ -26,6 +28,7 @@ type component struct {
 	x0      []float64 // the positions the masses were given
 	w       []float64 // (M + h theta C + h^2 theta^2 K)^-1, n x n row-major
 	v0, r   []float64
+	shift   []float64 // impulses whose time in the step moves the position (AddShift)
 	vfree   []float64
 	u0      []float64
 	energy  Energy
@@ -328,6 +331,7 @@ func (s *System) Begin(t float64) error {
 			rhs[i] = h * (c.f[i] - c.g[i] - cv - kv)
 			c.r[i] = 0
 		}
+		c.shift = reuse.Zeroed(c.shift, n)
 		mulAdd(c.vfree, c.v0, c.w, rhs)
 	}
 	return s.checkFree()
@@ -354,6 +358,30 @@ func (s *System) Current(k int) []float64 {
 func (s *System) AddImpulse(k int, r []float64) {
 	for i, x := range r {
 		s.comps[k].r[i] += x
+	}
+}
+
+// Free reports whether component k is free masses: a mass that no spring
+// or dashpot joins to anything, whose position a shift (AddShift) can
+// move without changing any stored energy.
+func (s *System) Free(k int) bool {
+	c := s.comps[k]
+	for i := range c.k {
+		if c.k[i] != 0 || c.c[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// AddShift adds to free component k's step (Free) the impulse r of
+// impacts that came at other times in the step than the theta-method
+// assumes: its position moves by M^-1 r on top of the theta-method's, its
+// velocity not; the shift's work against the constant forces is booked
+// as theirs and taken from the contact work, so that the ledger holds.
+func (s *System) AddShift(k int, r []float64) {
+	for i, x := range r {
+		s.comps[k].shift[i] += x
 	}
 }
 
@@ -389,6 +417,14 @@ func (s *System) Finish() {
 		e.Damping += h * c.quad(c.c, vt, vt)
 		e.Numerical += (th - 0.5) * (kinetic(c.m, dv)*2 + c.quad(c.k, du, du))
 		e.Contact += dot(c.r, vt)
+		for i, x := range c.shift {
+			if x != 0 {
+				du[i] += x / c.m[i]
+				w := c.f[i] * x / c.m[i]
+				e.External += w
+				e.Contact -= w
+			}
+		}
 		for l, i := range c.masses {
 			m := s.Masses[i]
 			for d := range 2 {

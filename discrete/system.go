@@ -64,6 +64,13 @@ func (c *Contact) alert() float64 {
 	if c.Alert > 0 {
 		return c.Alert
 	}
+	return c.defaultAlert()
+}
+
+// defaultAlert is 1e-3 of the obstacle's extent, or half the side's
+// shortest edge: the scale of a point's contact, which its slop is a
+// fraction of.
+func (c *Contact) defaultAlert() float64 {
 	if c.Side != nil {
 		shortest := math.Inf(1)
 		for _, e := range c.Side.Edges() {
@@ -153,6 +160,13 @@ func finite(v ...float64) bool {
 	return true
 }
 
+// MaxRadius bounds a mass's contact disc; maxAlertFactor a point
+// contact's alert distance, over its default (Contact.Alert).
+const (
+	MaxRadius      = 1e6
+	maxAlertFactor = 1e3
+)
+
 // MaxCoordinate bounds a mass's position and velocity (m, m/s), as
 // rigid.MaxCoordinate bounds a rigid body's: beyond, a step's products
 // lose every digit of a contact's gap.
@@ -176,6 +190,8 @@ func (m *Mass) check() error {
 		return fmt.Errorf("force %v: expected finite numbers", m.Force)
 	case !(m.Radius >= 0) || !finite(m.Radius):
 		return fmt.Errorf("radius %g m: expected 0 (a point) or a positive number", m.Radius)
+	case m.Radius > MaxRadius:
+		return fmt.Errorf("radius %g m: at most %g m: a mass's contact disc is the size of a body, and beyond it the disc's gaps lose their digits (a mass of radius 1e300 hovered above a plane)", m.Radius, MaxRadius)
 	}
 	return nil
 }
@@ -255,6 +271,8 @@ func (c *Contact) check(n int) error {
 		return fmt.Errorf("restitution %g: expected a number in [0, 1]", c.Restitution)
 	case !(c.Alert >= 0) || !finite(c.Alert):
 		return fmt.Errorf("alert distance %g m: expected 0 or a positive number", c.Alert)
+	case c.Alert > maxAlertFactor*c.defaultAlert():
+		return fmt.Errorf("alert distance %g m: at most %g m (%g times its default, 1e-3 of the obstacle's extent or half the side's shortest edge): a mass is paired within it, and the step adds twice the mass's travel to it anyway, so that a larger one finds nothing more", c.Alert, maxAlertFactor*c.defaultAlert(), maxAlertFactor)
 	case c.Law != contact.Positional && c.Law != contact.Shock:
 		return fmt.Errorf("law %v: expected contact.Positional or contact.Shock", c.Law)
 	}

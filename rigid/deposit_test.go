@@ -199,6 +199,7 @@ func pileAtRest(t *testing.T, law contact.Law) {
 		// over the run.
 		require.LessOrEqual(t, sim.NormalWork, 100*tol*weight*9.81*h*h, "step %d: the law's work", k)
 	}
+	t.Logf("sweeps a step at rest: %.2f", float64(sweeps)/(steps-steps/3))
 	require.LessOrEqual(t, float64(sweeps)/(steps-steps/3), 5.0, "sweeps a step at rest")
 	require.Zero(t, sim.PushOutWork)
 	require.Negative(t, sim.NormalWork, "the law's work over the run")

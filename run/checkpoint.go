@@ -60,8 +60,9 @@ func ParseCheckpoint(s string) (Checkpoint, error) {
 }
 
 // checkpointVersion changes whenever what a checkpoint holds does.
-// Version 2 ends with the sha256 of what comes before it.
-const checkpointVersion = 2
+// Version 2 ends with the sha256 of what comes before it; version 3
+// keeps the contact solves' certificate.
+const checkpointVersion = 3
 
 // checkpointHeader says what made the run a checkpoint is of.
 type checkpointHeader struct {
@@ -89,17 +90,20 @@ type statsState struct {
 	MinGap, MaxResidual                                       float64
 	Init                                                      bool
 	Warnings                                                  []string
+	ContactNewton, NewtonSteps                                int
+	WorstResidual, WorstGap, WorstCone, FirstUnconverged      timestep.StepStats
 }
 
 func (s *Stats) state() statsState {
 	return statsState{s.ContactSteps, s.Units, s.Sweeps, s.Deepest, s.maxSweeps, s.unconverged, s.steps, s.newton, s.maxNewton, s.factors,
-		s.minGap, s.maxResidual, s.init, s.warnings}
+		s.minGap, s.maxResidual, s.init, s.warnings, s.contactNewton, s.newtonSteps, s.worstResidual, s.worstGap, s.worstCone, s.firstUnconverged}
 }
 
 func (st statsState) stats() *Stats {
 	return &Stats{ContactSteps: st.ContactSteps, Units: st.Units, Sweeps: st.Sweeps, Deepest: st.Deepest, maxSweeps: st.MaxSweeps,
 		unconverged: st.Unconverged, steps: st.Steps, newton: st.Newton, maxNewton: st.MaxNewton, factors: st.Factors,
-		minGap: st.MinGap, maxResidual: st.MaxResidual, init: st.Init, warnings: st.Warnings}
+		minGap: st.MinGap, maxResidual: st.MaxResidual, init: st.Init, warnings: st.Warnings,
+		contactNewton: st.ContactNewton, newtonSteps: st.NewtonSteps, worstResidual: st.WorstResidual, worstGap: st.WorstGap, worstCone: st.WorstCone, firstUnconverged: st.FirstUnconverged}
 }
 
 const checkpointFormat = "fecontact run checkpoint"

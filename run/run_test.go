@@ -14,6 +14,7 @@ import (
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/scene"
+	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -104,8 +105,8 @@ func TestUnconvergedAdvice(t *testing.T) {
 		set  []string
 		want string
 	}{
-		{"residual", []string{"solver.max_sweeps", "5"}, `went on with NLGS's last iterate: [solver] measure = "velocity" with tolerance = 1e-4`},
-		{"velocity", []string{"solver.max_sweeps", "5", "solver.measure", `"velocity"`, "solver.tolerance", "1e-4"}, "went on with NLGS's last iterate: raise [solver] max_sweeps, or the tolerance"},
+		{"residual", []string{"solver.max_sweeps", "5", "solver.measure", `"residual"`, "solver.tolerance", "1e-8"}, `went on with the solver's last iterate: [solver] measure = "velocity" with tolerance = 1e-5`},
+		{"velocity", []string{"solver.max_sweeps", "5"}, "went on with the solver's last iterate: raise [solver] max_sweeps, or the tolerance"},
 		{"converged", nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,6 +122,19 @@ func TestUnconvergedAdvice(t *testing.T) {
 			}
 			assert.NotEqual(t, "0", unconverged[1])
 			assert.Contains(t, r.Summary, "warning: "+unconverged[1]+" contact steps reached the sweep limit before the tolerance and "+tc.want)
+			assert.Contains(t, r.Summary, "certificate: 50 steps solved by auto, "+unconverged[1]+" NOT to their tolerance, the first at step ")
 		})
 	}
+}
+
+// TestStrictStops: with [solver] strict, a run stops at the first step
+// whose contact problem is not solved to its tolerance, saying which, and
+// its outputs are complete up to the step before.
+func TestStrictStops(t *testing.T) {
+	sc := exampleScene(t, "pillar", "time.duration", "0.05", "solver.max_sweeps", "5", "solver.strict", "true")
+	dir := t.TempDir()
+	_, err := Scene(t.Context(), sc, Options{Dir: dir})
+	require.ErrorIs(t, err, signorini.ErrNotConverged)
+	assert.Regexp(t, `step 1 \(t = 0.001\): signorini: the contact problem's solve did not converge: NLGS in 5 sweeps: velocity change .* \(the run stops here: strict\)`, err.Error())
+	assert.FileExists(t, filepath.Join(dir, "history.csv.partial"))
 }

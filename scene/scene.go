@@ -81,7 +81,14 @@ type Solver struct {
 	// meaning in every problem: signorini.VelocityChange).
 	Measure    string  `toml:"measure"`
 	Relaxation float64 `toml:"relaxation"` // in (0, 2); default 1
-	Strict     bool    `toml:"strict"`     // stop when NLGS does not converge
+	Strict     bool    `toml:"strict"`     // stop at a step whose contact solve does not converge
+	// Method is how each step's contact problem is solved: "auto" (the
+	// default: NLGS, handed to Newton's method when it stalls), "nlgs"
+	// or "newton" (signorini.Solve).
+	Method string `toml:"method"`
+	// NewtonIterations bounds Newton's iterations on one problem
+	// (default 100).
+	NewtonIterations int `toml:"newton_iterations"`
 	// Newton is "full" (the default: the hyperelastic bodies' tangents
 	// refactorised at every iteration) or "modified" (a factor kept while
 	// it converges; timestep.Stepper.SetModifiedNewton).
@@ -284,7 +291,7 @@ func (s *Scene) explicitZeros(md toml.MetaData) error {
 	}{
 		{"time", "theta", s.Time.Theta == 0, "expected a value in [0.5, 1] (leave it out for 0.5)"},
 		{"solver", "tolerance", s.Solver.Tolerance == 0, "expected a positive tolerance (leave it out for 1e-8)"},
-		{"solver", "max_sweeps", s.Solver.MaxSweeps == 0, "expected a positive number of sweeps (leave it out for 10000)"},
+		{"solver", "max_sweeps", s.Solver.MaxSweeps == 0, "expected a positive number of sweeps (leave it out for the default: 10000 under nlgs, 100000 under auto)"},
 		{"solver", "relaxation", s.Solver.Relaxation == 0, "expected a value in (0, 2) (leave it out for 1)"},
 		{"output", "every", s.Output.Every == 0, "expected a whole number of steps >= 1 (leave it out for 10)"},
 	} {
@@ -457,7 +464,7 @@ func (v Solver) check() error {
 	case v.ChangeTolerance != nil && !(*v.ChangeTolerance > 0):
 		return bad("[solver]", "change_tolerance", *v.ChangeTolerance, "expected a positive tolerance (leave it out to stop on the residual alone)")
 	case v.MaxSweeps < 0:
-		return bad("[solver]", "max_sweeps", v.MaxSweeps, "expected a positive number of sweeps (default 10000)")
+		return bad("[solver]", "max_sweeps", v.MaxSweeps, "expected a positive number of sweeps (default 10000 under nlgs, 100000 under auto)")
 	case v.Relaxation != 0 && !(v.Relaxation > 0 && v.Relaxation < 2):
 		return bad("[solver]", "relaxation", v.Relaxation, "expected a value in (0, 2)")
 	}
@@ -469,6 +476,12 @@ func (v Solver) check() error {
 	}
 	if v.Newton != "" && v.Newton != "full" && v.Newton != "modified" {
 		return bad("[solver]", "newton", fmt.Sprintf("%q", v.Newton), "expected full or modified")
+	}
+	if _, err := signorini.ParseMethod(v.Method); err != nil {
+		return bad("[solver]", "method", fmt.Sprintf("%q", v.Method), "expected auto, nlgs or newton")
+	}
+	if v.NewtonIterations < 0 || v.NewtonIterations > 10000 {
+		return bad("[solver]", "newton_iterations", v.NewtonIterations, "expected a number of iterations from 1 to 10000 (default 100)")
 	}
 	return nil
 }

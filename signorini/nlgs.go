@@ -121,9 +121,44 @@ const (
 	VelocityChange
 )
 
+// Method is how Solve solves a problem.
+type Method int
+
+// Methods. The zero value is Auto.
+const (
+	// Auto runs NLGS and hands a problem on which it stops making
+	// progress to Newton's method, warm-started from NLGS's iterate.
+	Auto Method = iota
+	// NLGSMethod is nonlinear Gauss-Seidel alone (NLGS).
+	NLGSMethod
+	// NewtonMethod is the semismooth Newton method alone (Newton).
+	NewtonMethod
+)
+
+// ParseMethod reads a method by its name: auto (or empty), nlgs or
+// newton.
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "", "auto":
+		return Auto, nil
+	case "nlgs":
+		return NLGSMethod, nil
+	case "newton":
+		return NewtonMethod, nil
+	}
+	return 0, fmt.Errorf("method %q: expected auto, nlgs or newton", s)
+}
+
+func (m Method) String() string { return [...]string{"auto", "nlgs", "newton"}[m] }
+
 // Options of NLGS. The zero value means: natural order, zero start, no
 // relaxation, tolerance 1e-8 on the natural residual, 10 000 sweeps.
 type Options struct {
+	// Method is how Solve solves (Auto by default); NLGS and Newton
+	// ignore it.
+	Method Method
+	// NewtonIterations bounds Newton's iterations (0 means 100).
+	NewtonIterations int
 	// Measure is what Tol bounds (NaturalResidual by default).
 	Measure Measure
 	Order   Order
@@ -151,6 +186,8 @@ type Options struct {
 	// colours are the bounds of the colours of a problem numbered colour
 	// by colour (Coloured), set by NLGS itself.
 	colours []int
+	// stall stops NLGS when it stops making progress (Auto).
+	stall bool
 }
 
 // Result of NLGS.
@@ -160,6 +197,9 @@ type Result struct {
 	Sweeps   int
 	Residual float64 // natural-map residual, relative
 	Change   float64 // relative change of r in the last sweep
+	// NewtonIterations counts Newton's iterations (Newton, or Auto after
+	// NLGS stalled).
+	NewtonIterations int
 	// VelocityChange is the last sweep's change of the local velocities
 	// relative to their scale (Measure VelocityChange; 0 otherwise).
 	VelocityChange float64
@@ -185,7 +225,7 @@ func (r *Result) resize(n int, warm []float64) {
 		r.R, r.U = reuse.Zeroed(r.R, 2*n), reuse.Zeroed(r.U, 2*n)
 	}
 	r.Status = reuse.Zeroed(r.Status, n)
-	r.Sweeps, r.Residual, r.Change = 0, 0, 0
+	r.Sweeps, r.Residual, r.Change, r.NewtonIterations = 0, 0, 0, 0
 }
 
 // diagonal returns W's diagonal blocks: a BlockSparse's own, or copied
@@ -210,9 +250,24 @@ func (r *Result) ordered(n int) []int {
 	return r.order
 }
 
+// stallEvery, stallRate and stallAfter make NLGS's stalling (Auto):
+// after stallAfter sweeps, a measure that fell by less than a factor
+// stallRate over the last stallEvery sweeps. NLGS's linear rate on the
+// pillar's hard steps is about 0.9997 a sweep (0.97 over 100); a
+// converging NLGS is left alone for its first 500 sweeps, where its
+// measure may pause.
+const (
+	stallEvery = 100
+	stallRate  = 0.8
+	stallAfter = 500
+)
+
+// errStalled is NLGS stopped by its stalling (Auto).
+var errStalled = errors.New("NLGS stalled")
+
 // ErrNotConverged is wrapped by the error NLGS returns with its last
 // iterate when the sweeps run out; the caller decides whether to go on.
-var ErrNotConverged = errors.New("signorini: NLGS did not converge")
+var ErrNotConverged = errors.New("signorini: the contact problem's solve did not converge")
 
 // NLGS solves the problem by nonlinear Gauss-Seidel: each contact in turn
 // is solved exactly (Single) with the others' current impulses, then
@@ -295,6 +350,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	var change, norm float64
 	velocity := opt.Measure == VelocityChange
 	res.VelocityChange = 0
+	lastStall := math.Inf(1)
 	for sweep := 1; sweep <= maxSweeps; sweep++ {
 		arrange(order, opt.Order, sweep, rng)
 		var sums sweepSums
@@ -308,6 +364,18 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		res.Sweeps = sweep
 		if opt.Progress != nil && sweep%100 == 0 {
 			opt.Progress(sweep)
+		}
+		if opt.stall && sweep%stallEvery == 0 && sweep >= stallAfter {
+			m := res.VelocityChange
+			if !velocity {
+				m = Residual(p, r, res.U)
+			}
+			if m > stallRate*lastStall {
+				res.Change, res.Residual = relativeChange(change, norm, qq), Residual(p, r, res.U)
+				statuses(p, res)
+				return res, fmt.Errorf("%w: %w after %d sweeps", ErrNotConverged, errStalled, sweep)
+			}
+			lastStall = m
 		}
 		if velocity {
 			res.VelocityChange = math.Sqrt(dv2) / scaleOf(math.Sqrt(wr2))
@@ -345,9 +413,9 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	res.Change = relativeChange(change, norm, qq)
 	statuses(p, res)
 	if velocity {
-		return res, fmt.Errorf("%w in %d sweeps: velocity change %.3g (tolerance %.3g), residual %.3g", ErrNotConverged, res.Sweeps, res.VelocityChange, tol, res.Residual)
+		return res, fmt.Errorf("%w: NLGS in %d sweeps: velocity change %.3g (tolerance %.3g), residual %.3g", ErrNotConverged, res.Sweeps, res.VelocityChange, tol, res.Residual)
 	}
-	return res, fmt.Errorf("%w in %d sweeps: residual %.3g, relative change %.3g (tolerance %.3g)", ErrNotConverged, res.Sweeps, res.Residual, res.Change, tol)
+	return res, fmt.Errorf("%w: NLGS in %d sweeps: residual %.3g, relative change %.3g (tolerance %.3g)", ErrNotConverged, res.Sweeps, res.Residual, res.Change, tol)
 }
 
 // shuffled solves p in one random order by renumbering it first, so that

@@ -60,8 +60,10 @@ type family interface {
 	// advance called once more.
 	advance(r [][]float64, loaded bool) (done bool, err error)
 	// finish closes the step once every family's advance is done, and
-	// checks the state it reached.
-	finish(r [][]float64, loaded bool, step int) error
+	// checks the state it reached; shift is the part of the impulses r
+	// whose time in the step moves the bodies' positions (arrival.go),
+	// nil for a family whose bodies take none.
+	finish(r, shift [][]float64, loaded bool, step int) error
 	// energy adds the bodies' accounts to e.
 	energy(e Energy) Energy
 	// save writes what the bodies carry from one step to the next (a
@@ -112,16 +114,19 @@ func loadState[S any](dec *gob.Decoder, what string, present bool, set func(S) e
 // masses) end a step with.
 type system interface {
 	AddImpulse(k int, r []float64)
+	AddShift(k int, r []float64)
 	Finish()
 	CheckState() error
 }
 
 // finishSystem applies the impulses of the last contact solve (when
-// loaded), ends the system's step and refuses a state out of range.
-func finishSystem(sys system, r [][]float64, loaded bool, step int) error {
+// loaded) and their shifts, ends the system's step and refuses a state
+// out of range.
+func finishSystem(sys system, r, shift [][]float64, loaded bool, step int) error {
 	if loaded {
 		for k := range r {
 			sys.AddImpulse(k, r[k])
+			sys.AddShift(k, shift[k])
 		}
 	}
 	sys.Finish()

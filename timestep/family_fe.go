@@ -78,7 +78,7 @@ func (f *feFamily) advance(r [][]float64, loaded bool) (bool, error) {
 	return f.st.Advance()
 }
 
-func (f *feFamily) finish(r [][]float64, loaded bool, step int) error { return nil }
+func (f *feFamily) finish(r, shift [][]float64, loaded bool, step int) error { return nil }
 
 func (f *feFamily) save(enc *gob.Encoder) error { return enc.Encode(f.st.state()) }
 

@@ -91,11 +91,11 @@ func (f pointFamily) advance(r [][]float64, loaded bool) (bool, error) { return 
 
 // finish applies the impulses, ends the step and refuses a state out of
 // range.
-func (f pointFamily) finish(r [][]float64, loaded bool, step int) error {
+func (f pointFamily) finish(r, shift [][]float64, loaded bool, step int) error {
 	if f.sys == nil {
 		return nil
 	}
-	return finishSystem(f.sys, r, loaded, step)
+	return finishSystem(f.sys, r, shift, loaded, step)
 }
 
 func (f pointFamily) energy(e Energy) Energy {

@@ -87,11 +87,11 @@ func (f rigidFamily) advance(r [][]float64, loaded bool) (bool, error) { return 
 
 // finish applies the impulses, ends the step, and refuses a state out of
 // range or a body that tunnelled through another.
-func (f rigidFamily) finish(r [][]float64, loaded bool, step int) error {
+func (f rigidFamily) finish(r, shift [][]float64, loaded bool, step int) error {
 	if f.sys == nil {
 		return nil
 	}
-	if err := finishSystem(f.sys, r, loaded, step); err != nil {
+	if err := finishSystem(f.sys, r, shift, loaded, step); err != nil {
 		return err
 	}
 	if err := f.sys.Tunnelled(); err != nil {

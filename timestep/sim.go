@@ -54,18 +54,33 @@ type StepStats struct {
 	Time               float64
 	Units              int // contact units detected (within the alert distance)
 	Open, Stick, Slide int
-	Sweeps             int
-	Residual           float64
+	Sweeps             int     // NLGS's sweeps of the step's contact solves
+	ContactNewton      int     // Newton's iterations of the step's contact solves (signorini.Solve)
+	Residual           float64 // the natural-map residual of the solve applied (and of an impact at the step's start), relative (signorini.Residual)
 	Converged          bool
-	MinGap             float64 // smallest gap of a candidate node at the start of the step (negative: penetration)
-	NormalWork         float64 // sum of P_N U_N,theta this step (the loss of the contact law, <= 0)
-	PushOutWork        float64 // the same for units found penetrated, which the law pushes out
-	FrictionWork       float64 // sum of P_T U_T,theta this step (<= 0)
-	ObstacleWork       float64 // work of moving obstacles on the bodies this step
-	Corrected          int     // times the contact problem was solved again about the predicted end configuration
-	Newton             int     // contact solves after the first on a hyperelastic body's new Newton tangent
-	NewtonIterations   int     // the most Newton iterations of a hyperelastic body; 0 without one
-	Factorisations     int     // of the hyperelastic bodies' tangents (one per iteration, fewer under modified Newton)
+	// Complementarity is the step's complementarity gap, J (per m of
+	// thickness for plane bodies): sum over the units of |P_N (U_N + s)| +
+	// |P_T U_T + mu P_N |U_T||, the velocities those of the solve (W P +
+	// q), 0 exactly where the laws hold; ComplementarityRel is it over
+	// sum |P| (|U| + |q|), the scale of the step's contact power.
+	Complementarity, ComplementarityRel float64
+	// ConeViolation is the largest violation of the Coulomb cone by an
+	// applied impulse, max(0, -P_N, |P_T| - mu P_N), over the largest
+	// impulse: 0 but for round-off.
+	ConeViolation float64
+	// An impact resolved at the step's start (impactOn) that missed its
+	// tolerance, and its residual: the step's certificate takes them in.
+	impactUnconverged bool
+	impactResidual    float64
+	MinGap            float64 // smallest gap of a candidate node at the start of the step (negative: penetration)
+	NormalWork        float64 // sum of P_N U_N,theta this step (the loss of the contact law, <= 0)
+	PushOutWork       float64 // the same for units found penetrated, which the law pushes out
+	FrictionWork      float64 // sum of P_T U_T,theta this step (<= 0)
+	ObstacleWork      float64 // work of moving obstacles on the bodies this step
+	Corrected         int     // times the contact problem was solved again about the predicted end configuration
+	Newton            int     // contact solves after the first on a hyperelastic body's new Newton tangent
+	NewtonIterations  int     // the most Newton iterations of a hyperelastic body; 0 without one
+	Factorisations    int     // of the hyperelastic bodies' tangents (one per iteration, fewer under modified Newton)
 
 	// Deepest is the deepest node of any pair's sides (either side of a
 	// pair of bodies) inside the other body or the obstacle at the start of
@@ -82,9 +97,14 @@ type ContactState struct {
 	X       [2]float64 // position of the unit's node at the start of the step
 	N, T    [2]float64
 	Impulse [2]float64 // P = (P_N, P_T), Pa s (an impulse density)
-	Gap     float64    // weighted gap / weight: the mean gap, m
-	Weight  float64    // sum of the unit's P_ij, m^2: Impulse x Weight is in N s
-	Status  signorini.Status
+	// Velocity is the local velocity the law holds on: (U_N + s, U_T),
+	// U = W P + q of the solve applied, s the law's shift (m/s); P x U
+	// is the unit's complementarity (StepStats.Complementarity).
+	Velocity [2]float64
+	Mu       float64 // the unit's friction coefficient
+	Gap      float64 // weighted gap / weight: the mean gap, m
+	Weight   float64 // sum of the unit's P_ij, m^2: Impulse x Weight is in N s
+	Status   signorini.Status
 	// Body is the index of the body the unit's node belongs to, which its
 	// force acts on: finite-element bodies in order, then rigid bodies.
 	Body int
@@ -113,7 +133,8 @@ type Simulation struct {
 	at       placement      // the contact configuration of the step's start, or its predicted end
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
 	turned   map[*Body]bool // linear bodies RotationWarnings has warned of
-	r        [][]float64
+	r        [][]float64    // the bodies' generalised impulses of the step
+	shift    [][]float64    // their parts that move the positions (arrival.go)
 	delassus *Delassus
 	warm     map[unitID][2]float64
 	contacts []ContactState
@@ -133,11 +154,30 @@ type stepWork struct {
 	q, mu, shift, warm []float64
 	u0, rigid1         [][2]float64
 	active, push       []bool
-	prob               signorini.Problem
-	res                signorini.Result
-	vpred              [][]float64
-	from, endFrom      []int // the sources' units' ranges at the start and at the predicted end
-	step               step  // what the phases of the step hand on
+	// The units that arrive inside the step (arrival.go): their shift
+	// coefficient h (1 - theta) - tau, their free relative acceleration
+	// and that of the bodies alone (obstacles' left out); those that
+	// arrive in the next step (soon).
+	arrive, soon  []bool
+	noArrival     bool // the step resolves no impact inside itself (shiftsPush)
+	corr          []float64
+	acc, accBody  [][2]float64
+	sh, dsh       []float64 // the impacts' shift impulses and what they move the units by
+	uf            []float64 // the units' free normal velocities at the step's end
+	prob          signorini.Problem
+	res           signorini.Result
+	vpred         [][]float64
+	from, endFrom []int // the sources' units' ranges at the start and at the predicted end
+	step          step  // what the phases of the step hand on
+	// The impacts at a step's start (impactNow): their units and
+	// restitutions, the bodies' mass compliances as far as fetched, and
+	// the builder of W on them.
+	impactUnits []contact.Unit
+	impactE     []float64
+	impactShift []float64
+	mcomp       []Compliance
+	mhave       []bool
+	md          *Delassus
 }
 
 // unitID is a unit's identity across steps (source.id).
@@ -281,6 +321,7 @@ func (s *Simulation) number() []Compliance {
 		for k := range f.len() {
 			comps = append(comps, f.compliance(k))
 			s.r = append(s.r, make([]float64, f.dofs(k)))
+			s.shift = append(s.shift, make([]float64, f.dofs(k)))
 			s.at.driven = append(s.at.driven, f.motion(k))
 		}
 	}
@@ -465,6 +506,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.detect,      // the contact units of the elastic and the rigid bodies
 		s.impactFirst, // bodies that start touching while approaching
 		s.free,        // the bodies' free velocities over the step
+		s.impactNow,   // rigid bodies and free masses that touch while approaching
 		s.contact,     // the contact impulses, corrected about the predicted end
 		s.advance,     // the bodies' end state (Newton's updates re-solve contact)
 	} {
@@ -571,6 +613,14 @@ func (s *Simulation) contact(k *step) error {
 	if err := s.solveApply(k); err != nil {
 		return err
 	}
+	if s.shiftsPush(k) { // the impacts inside the step as the theta-method's (arrival.go)
+		s.work.noArrival = true
+		err := s.resolve(k)
+		s.work.noArrival = false
+		if err != nil {
+			return err
+		}
+	}
 	for range maxCorrections {
 		vp := s.predict(k.vfree, k.h, k.th)
 		units, from, deep, err := s.atEnd(k)
@@ -671,7 +721,8 @@ func (s *Simulation) advance(k *step) error {
 		}
 	}
 	for fi, f := range s.families {
-		if err := f.finish(s.impulsesOf(fi), loaded, k.stats.Step); err != nil {
+		b := s.base[fi]
+		if err := f.finish(s.impulsesOf(fi), s.shift[b:b+f.len()], loaded, k.stats.Step); err != nil {
 			return err
 		}
 	}
@@ -711,14 +762,22 @@ const maxCorrections = 1
 // end configuration predicted by the first solve triggers the second.
 const predictTol = 1e-4
 
-// impulses sets s.r to the bodies' generalised impulses of the units.
+// impulses sets s.r to the bodies' generalised impulses of the units,
+// and s.shift to those of the units that arrive inside the step times
+// their shift coefficients (arrival.go).
 func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, active []bool) {
 	for i := range s.r {
 		clear(s.r[i])
+		clear(s.shift[i])
 	}
 	for a := range units {
 		if active[a] {
-			units[a].AddImpulse(s.r, [2]float64{res.R[2*a], res.R[2*a+1]})
+			P := [2]float64{res.R[2*a], res.R[2*a+1]}
+			units[a].AddImpulse(s.r, P)
+			if s.work.arrive[a] {
+				c := s.work.corr[a]
+				units[a].AddImpulse(s.shift, [2]float64{c * P[0], c * P[1]})
+			}
 		}
 	}
 }
@@ -781,6 +840,8 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	w := &s.work
 	w.q, w.mu, w.shift = reuse.Zeroed(w.q, 2*n), reuse.Zeroed(w.mu, n), reuse.Zeroed(w.shift, n)
 	w.u0, w.rigid1, w.active, w.push = reuse.Zeroed(w.u0, n), reuse.Zeroed(w.rigid1, n), reuse.Zeroed(w.active, n), reuse.Zeroed(w.push, n)
+	w.arrive, w.soon, w.corr, w.acc, w.accBody = reuse.Zeroed(w.arrive, n), reuse.Zeroed(w.soon, n), reuse.Zeroed(w.corr, n), reuse.Zeroed(w.acc, n), reuse.Zeroed(w.accBody, n)
+	w.uf = reuse.Zeroed(w.uf, n)
 	w.prob = signorini.Problem{Q: w.q, Mu: w.mu, Shift: w.shift}
 	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
@@ -795,22 +856,26 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		uf[1] += rigid1[a][1] - u.Rigid[1]
 		u0[a] = u.Velocity(v0)
 		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], u.Mu
+		w.uf[a] = uf[0]
 		g := u.Gap
 		if pred != nil {
 			up := u.Velocity(pred)
 			g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
 		}
+		if s.arriving(a, u, ul, g, uf, pred != nil, h, th) {
+			continue
+		}
 		switch ul.law {
 		case contact.Positional:
 			active[a] = true
 			g = slack(g, ul.slop)
-			p.Shift[a] = positionalShift(g, u0[a][0], h, th, ul.reach)
+			p.Shift[a] = positionalShift(closable(g, ul.slop, w.soon[a]), u0[a][0], h, th, ul.reach, w.soon[a])
 			push[a] = g < 0
 		case contact.Shock:
-			active[a] = ul.restitution == 0 || g+h*uf[0] <= 0
+			active[a] = ul.restitution == 0 || slack(g, ul.slop)+h*uf[0] <= 0
 			p.Shift[a] = shockShift(u0[a][0], th, ul.restitution)
 			if ul.restitution == 0 {
-				p.Shift[a] += allowance(slack(g, ul.slop), u0[a][0], h, th)
+				p.Shift[a] += allowance(closable(slack(g, ul.slop), ul.slop, w.soon[a]), u0[a][0], h, th, w.soon[a])
 			}
 			if !active[a] {
 				p.Shift[a] = math.Inf(1) // always open
@@ -826,6 +891,31 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	return p, u0, rigid1, active, push, err
 }
 
+// arriving sets unit a's law to an impact inside the step when it is
+// one (arrival.go), and reports whether it is.
+func (s *Simulation) arriving(a int, u *contact.Unit, ul unitLaw, g float64, uf [2]float64, pred bool, h, th float64) bool {
+	w := &s.work
+	if !ul.exact || pred || th != 0.5 || w.noArrival {
+		return false
+	}
+	u0 := w.u0[a]
+	acc := [2]float64{(uf[0] - u0[0]) / h, (uf[1] - u0[1]) / h}
+	amax := largestAcceleration(u, w.step.v0, w.step.vfree, u.Rigid, w.rigid1[a], h)
+	tau, ok := arrival(slack(g, ul.slop), u0[0], acc[0], amax, h)
+	if !ok {
+		// One that arrives in the next step may close its whole gap but
+		// not pass it (problem's laws).
+		next, soon := arrival(slack(g, ul.slop), u0[0], acc[0], amax, 2*h)
+		w.soon[a] = soon && next > h
+		return false
+	}
+	w.active[a], w.arrive[a], w.acc[a] = true, true, acc
+	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.shockRestitution(), tau, h, th)
+	vb0, vb1 := u.Velocity(w.step.v0), u.Velocity(w.step.vfree)
+	w.accBody[a] = [2]float64{(vb1[0] - vb0[0]) / h, (vb1[1] - vb0[1]) / h}
+	return true
+}
+
 // unitLaw is what the contact problem needs of a unit's law: the law, the
 // motion of its antagonist when that is prescribed (an obstacle's or a
 // driven rigid body's; nil otherwise), the most penetration the positional
@@ -836,6 +926,18 @@ type unitLaw struct {
 	motion      contact.Motion
 	reach, slop float64
 	restitution float64
+	// exact tells a unit whose bodies can take an impact inside the step
+	// (arrival.go): rigid bodies, free point masses and obstacles.
+	exact bool
+}
+
+// shockRestitution is the restitution e of the law on U+ + e U-: the
+// shock law's, 0 under the positional law.
+func (ul unitLaw) shockRestitution() float64 {
+	if ul.law == contact.Shock {
+		return ul.restitution
+	}
+	return 0
 }
 
 // sized sets the positional law's reach and the slop (both laws') for a
@@ -850,9 +952,17 @@ func (s *Simulation) lawOf(a int, u *contact.Unit) unitLaw { return s.sourceOf(a
 
 // positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.
-func positionalShift(g, u0, h, th, reach float64) float64 {
+//
+// A unit that arrives in the next step (arrival.go: soon) may close its
+// whole gap (U_N,end >= -(g/h + (1 - theta) U_N,start)/theta: at most onto
+// the surface), so that the step before an impact leaves the impact to
+// the next step, all of it.
+func positionalShift(g, u0, h, th, reach float64, soon bool) float64 {
 	if g < 0 {
 		return max(g, -reach)/h + (1-th)*u0
+	}
+	if gm := g/h + (1-th)*u0; soon && gm > 0 {
+		return gm / th
 	}
 	return max(g/h+(1-th)*u0, (1-th)*u0/th)
 }
@@ -884,7 +994,20 @@ func shockShift(u0, th, e float64) float64 {
 // the pillar's joint opened unlike LMGC90's (TestPillarJointAgainstLMGC90).
 // Its work is not positive: with P_N > 0, U_N,theta is at most -theta times
 // the allowance.
-func allowance(g, u0, h, th float64) float64 {
+//
+// A unit that arrives in the next step, whose impact is then resolved
+// when it comes (arrival.go: soon), is allowed its whole gap, U_N,end >=
+// -g_m/(h theta): it ends the step at most on the surface, and the impact
+// comes in the next step, all of it (the allowance of g_m/h stopped a
+// rocking block's corner in two steps, the first while it was still a gap
+// away). Every other unit keeps LMGC90's allowance: given the whole gap
+// too, the pillar's joint at 0.5 s moved from 128 mm (at h = 1, 0.5 and
+// 0.25 ms) to 73 mm at h = 1 ms. Its work is not positive either: with
+// P_N > 0, U_N,theta = -g/h.
+func allowance(g, u0, h, th float64, soon bool) float64 {
+	if soon {
+		return max(g+h*(1-th)*u0, 0) / (h * th)
+	}
 	return max(g+h*(1-th)*u0, 0) / h
 }
 
@@ -907,6 +1030,20 @@ const pushReach = 1e-3
 // penetration is held within the slop, not pushed out. Finite-element
 // units have none (pairSource.law).
 const slop = 1e-5
+
+// closable is the gap a unit of slack gap g lets close in the step: g,
+// and for a unit that arrives in the next step (soon) half its slop more,
+// so that it starts that step touching and its impact is resolved at the
+// start (impactNow). Closed to the slop's edge, round-off decided whether
+// it touched or arrived a hair inside the step, where shiftsPush could put
+// the impact at the theta-method's time and let the unit in by h (1 -
+// theta) |U_N| (0.62 mm in the pillar).
+func closable(g, slop float64, soon bool) float64 {
+	if soon && g >= 0 {
+		return g + slop/2
+	}
+	return g
+}
 
 // slack is the gap g the positional law and the shock law's allowance act
 // on: g less the slop towards zero, and zero within it. Both ways: a law that let round-off gaps close
@@ -939,21 +1076,48 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 		w := s.warm[s.sourceOf(a).id(u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
 	}
-	res, err := signorini.NLGS(p, opt)
+	res, err := signorini.Solve(p, opt)
 	if errors.Is(err, signorini.ErrNotConverged) {
 		s.Unconverged++
 		if s.opt.Strict {
-			return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
+			return nil, fmt.Errorf("step %d (t = %g): %w (the run stops here: strict)", stats.Step, stats.Time, err)
 		}
 	} else if err != nil {
 		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
 	}
-	stats.Sweeps, stats.Residual, stats.Converged = res.Sweeps, res.Residual, err == nil
+	stats.Sweeps, stats.ContactNewton = res.Sweeps, res.NewtonIterations
+	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
+	certify(p, res, stats)
 	clear(s.warm)
 	for a, u := range units {
 		s.warm[s.sourceOf(a).id(u.Key)] = [2]float64{res.R[2*a], res.R[2*a+1]}
 	}
 	return res, nil
+}
+
+// certify measures how well the solve applied holds the laws: the
+// complementarity gap of its impulses and velocities, and the cone
+// violation of its impulses (StepStats).
+func certify(p *signorini.Problem, res *signorini.Result, stats *StepStats) {
+	var gap, scale, violation, largest float64
+	for a, mu := range p.Mu {
+		pn, pt := res.R[2*a], res.R[2*a+1]
+		if pn == 0 && pt == 0 {
+			continue // open, or never closing (an infinite shift)
+		}
+		un, ut := res.U[2*a]+p.Shift[a], res.U[2*a+1]
+		gap += math.Abs(pn*un) + math.Abs(pt*ut+mu*pn*math.Abs(ut))
+		scale += math.Hypot(pn, pt) * (math.Hypot(un, ut) + math.Hypot(p.Q[2*a], p.Q[2*a+1]))
+		violation = max(violation, -pn, math.Abs(pt)-mu*pn)
+		largest = max(largest, math.Hypot(pn, pt))
+	}
+	stats.Complementarity, stats.ComplementarityRel, stats.ConeViolation = gap, 0, 0
+	if scale > 0 {
+		stats.ComplementarityRel = gap / scale
+	}
+	if largest > 0 {
+		stats.ConeViolation = violation / largest
+	}
 }
 
 // record books the works of contact and keeps the units' states for output.
@@ -975,6 +1139,11 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 			for c := 0; c < 2; c++ {
 				ut := th*U1[c] + (1-th)*u0[a][c]
 				rt[c] = th*rigid1[a][c] + (1-th)*u.Rigid[c]
+				if s.work.arrive[a] { // the impact's own work (arrival.go)
+					cf := s.work.corr[a]
+					ut -= cf * s.work.acc[a][c]
+					rt[c] -= cf * (s.work.acc[a][c] - s.work.accBody[a][c])
+				}
 				switch {
 				case c == 0 && push[a]:
 					stats.PushOutWork += P[0] * ut
@@ -986,6 +1155,10 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 			}
 			stats.ObstacleWork -= P[0]*rt[0] + P[1]*rt[1]
 			cs.Impulse, cs.Status = P, res.Status[a]
+			cs.Velocity, cs.Mu = [2]float64{res.U[2*a], res.U[2*a+1]}, s.work.prob.Mu[a]
+			if sh := s.work.prob.Shift[a]; !math.IsInf(sh, 0) {
+				cs.Velocity[0] += sh
+			}
 		}
 		switch cs.Status {
 		case signorini.Open:

@@ -33,7 +33,8 @@ func (p pointSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) 
 
 func (p pointSource) law(u *contact.Unit) unitLaw {
 	c := p.sys.ContactOf(u.Key)
-	ul := unitLaw{law: c.Law, restitution: c.Restitution}.sized(p.sys.Size(u.Key))
+	comp, _ := p.sys.Of(u.Key.Node)
+	ul := unitLaw{law: c.Law, restitution: c.Restitution, exact: c.Side == nil && p.sys.Free(comp)}.sized(p.sys.Size(u.Key))
 	if c.Obstacle != nil {
 		ul.motion = c.Obstacle.MotionIn(contact.Config{Driven: p.driven})
 	}

@@ -35,7 +35,7 @@ func (r rigidSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) 
 
 func (r rigidSource) law(u *contact.Unit) unitLaw {
 	rule := r.sys.RuleOfUnit(u.Key)
-	return unitLaw{law: rule.Law, motion: r.sys.Bodies[u.Key.B].Motion, restitution: rule.Restitution}.sized(r.sys.Size(u.Key))
+	return unitLaw{law: rule.Law, motion: r.sys.Bodies[u.Key.B].Motion, restitution: rule.Restitution, exact: true}.sized(r.sys.Size(u.Key))
 }
 
 // id is the two bodies, the candidate's feature and whether it is an

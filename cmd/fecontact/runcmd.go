@@ -34,6 +34,7 @@ type runFlags struct {
 	quiet     *bool
 	check     *string
 	overwrite *bool
+	strict    *bool
 	// command is the command line that made the run, for its provenance.
 	command string
 }
@@ -48,6 +49,7 @@ func newRunFlags(fs *flag.FlagSet) runFlags {
 		export:    fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
 		quiet:     fs.Bool("quiet", false, "print only warnings and the summary"),
 		check:     fs.String("checkpoint", "", "write DIR/checkpoint.gob every this many steps (500), every this long (10m), or off (default: every 10m, when interrupted and at the end)"),
+		strict:    fs.Bool("strict", false, "stop the run at the first step whose contact problem is not solved to its tolerance (the summary names it) instead of counting it"),
 		overwrite: fs.Bool("overwrite", false, "write into an output folder that holds files fecontact did not write (files of the names it writes are replaced, the others stay)"),
 	}
 }
@@ -98,7 +100,7 @@ func resumeRun(fs *flag.FlagSet, pos []string, dir string, until float64, rf run
 	var clash []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "o", "refine", "kind", "steps", "every", "export-step", "overwrite":
+		case "o", "refine", "kind", "steps", "every", "export-step", "overwrite", "strict":
 			clash = append(clash, "--"+f.Name)
 		}
 	})
@@ -261,6 +263,9 @@ func simulate(sc *scene.Scene, rf runFlags, stdout io.Writer) (results.Figures, 
 	}
 	opt.Dir, opt.Variant, opt.Steps, opt.Every = *rf.out, scene.Variant{Refine: *rf.refine, Kind: *rf.kind}, *rf.steps, *rf.every
 	opt.ExportStep, opt.Overwrite = *rf.export, *rf.overwrite
+	if *rf.strict {
+		sc.Solver.Strict = true
+	}
 	r, err := run.Scene(ctx, sc, opt)
 	done()
 	if r == nil {

@@ -14,8 +14,10 @@ import (
 )
 
 // solveCmd solves frictional contact problems in the exchange format of
-// testdata/fc2d with NLGS and prints sweeps, residual and time: the
-// counterpart of ../shared/peers/siconos/fc2d_solve.py.
+// testdata/fc2d (signorini.Solve: NLGS, Newton's method, or NLGS handed
+// to Newton where it stalls) and prints sweeps, Newton iterations,
+// residual and time: the counterpart of
+// ../shared/peers/siconos/fc2d_solve.py.
 func solveCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
@@ -23,8 +25,9 @@ func solveCmd(args []string, stdout io.Writer) error {
 	runs := fs.Int("K", 5, "runs per problem; the time printed is the fastest")
 	order := fs.String("order", "natural", "natural, alternating, random or coloured (colour by colour, the colours shared by the cores)")
 	maxSweeps := fs.Int("max-sweeps", 100000, "sweeps before giving up")
+	method := fs.String("method", "nlgs", "nlgs, newton (a semismooth Newton method) or auto (NLGS handed to Newton where it stalls)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact solve [--tol 1e-8] [-K 5] PROBLEM.json...")
+		fmt.Fprintln(stdout, "usage: fecontact solve [--tol 1e-8] [-K 5] [--method nlgs|newton|auto] PROBLEM.json...")
 		fs.PrintDefaults()
 	}
 	files, err := parse(fs, args)
@@ -38,6 +41,10 @@ func solveCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --%w", errUsage, err)
 	}
+	m, err := signorini.ParseMethod(*method)
+	if err != nil {
+		return fmt.Errorf("%w: --%w", errUsage, err)
+	}
 	if *runs < 1 {
 		return fmt.Errorf("%w: -K %d: expected at least 1", errUsage, *runs)
 	}
@@ -47,7 +54,7 @@ func solveCmd(args []string, stdout io.Writer) error {
 	if *maxSweeps < 1 {
 		return fmt.Errorf("%w: --max-sweeps %d: expected at least 1", errUsage, *maxSweeps)
 	}
-	fmt.Fprintf(stdout, "%-40s %8s %8s %10s %12s\n", "problem", "contacts", "sweeps", "residual", "time (s)")
+	fmt.Fprintf(stdout, "%-40s %8s %8s %7s %10s %12s\n", "problem", "contacts", "sweeps", "newton", "residual", "time (s)")
 	failed := 0
 	for _, file := range files {
 		p, _, err := signorini.ReadProblem(file)
@@ -63,7 +70,7 @@ func solveCmd(args []string, stdout io.Writer) error {
 			tick.next = math.MaxInt // no tenths: the sweeps' total is a cap
 			progress := func(sweeps int) { tick.tick(sweeps, nil) }
 			start := time.Now()
-			res, err = signorini.NLGS(p, signorini.Options{Tol: *tol, MaxSweeps: *maxSweeps, Order: o, Progress: progress})
+			res, err = signorini.Solve(p, signorini.Options{Method: m, Tol: *tol, MaxSweeps: *maxSweeps, Order: o, Progress: progress})
 			best = min(best, time.Since(start))
 			if err != nil && !errors.Is(err, signorini.ErrNotConverged) {
 				return fmt.Errorf("%s: %w", file, err)
@@ -73,7 +80,7 @@ func solveCmd(args []string, stdout io.Writer) error {
 		if err != nil {
 			note, failed = "  (not converged)", failed+1
 		}
-		fmt.Fprintf(stdout, "%-40s %8d %8d %10.2g %12.3g%s\n", filepath.Base(file), p.W.Contacts(), res.Sweeps, res.Residual, best.Seconds(), note)
+		fmt.Fprintf(stdout, "%-40s %8d %8d %7d %10.2g %12.3g%s\n", filepath.Base(file), p.W.Contacts(), res.Sweeps, res.NewtonIterations, res.Residual, best.Seconds(), note)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d problems did not converge", failed)

@@ -146,7 +146,6 @@ func Reopen(dir, kind string, o Options) (*Folder, error) {
 	return f, nil
 }
 
-
 // Dir is the folder's path, as given.
 func (f *Folder) Dir() string { return f.dir }
 

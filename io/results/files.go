@@ -137,7 +137,8 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 		"balance", "normal_work", "friction_work", "obstacle_work", "push_out_work"} {
 		writeColumns(w, e, "J")
 	}
-	writeColumns(w, "contacts", "", "open", "", "stick", "", "slide", "", "sweeps", "", "residual", "", "min_gap", "m", "depth", "m")
+	writeColumns(w, "contacts", "", "open", "", "stick", "", "slide", "", "sweeps", "", "contact_newton", "", "residual", "", "complementarity", "J",
+		"complementarity_rel", "", "cone_violation", "", "converged", "", "min_gap", "m", "depth", "m")
 	if h.newton {
 		writeColumns(w, "newton", "")
 	}
@@ -157,9 +158,10 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 
 // addRun writes one line of a run with contact.
 func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation, force [][2]float64, closed []int) {
-	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%.3g,%.6g,%.6g", st.Step, t,
+	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%d,%.3g,%.6g,%.3g,%.3g,%d,%.6g,%.6g", st.Step, t,
 		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
-		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.Residual, finiteOr(st.MinGap, 0), st.Deepest.Depth)
+		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.ContactNewton,
+		st.Residual, st.Complementarity, st.ComplementarityRel, st.ConeViolation, converged(st), finiteOr(st.MinGap, 0), st.Deepest.Depth)
 	if h.newton {
 		fmt.Fprintf(h.w, ",%d", st.NewtonIterations)
 	}
@@ -173,6 +175,15 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, si
 	pf, pc := sim.PointForces()
 	h.points.row(h.w, pf, pc)
 	fmt.Fprintln(h.w)
+}
+
+// converged is 1 for a step whose contact solve met its tolerance or
+// that had none to solve, 0 otherwise.
+func converged(st timestep.StepStats) int {
+	if st.Converged || st.Units == 0 || st.Step == 0 {
+		return 1
+	}
+	return 0
 }
 
 func finiteOr(x, alt float64) float64 {

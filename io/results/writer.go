@@ -255,12 +255,14 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	pn, pt, st, gap := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	pair, rev, body, node := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	normal, force, weight := make([]float64, 2*len(cs)), make([]float64, 2*len(cs)), make([]float64, len(cs))
+	vn, vt, mu := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	for i, c := range cs {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
 		pair[i], node[i] = float64(c.Key.Pair), float64(c.Key.Node)
 		weight[i] = c.Weight
+		vn[i], vt[i], mu[i] = c.Velocity[0], c.Velocity[1], c.Mu
 		f := sim.Force(c)
 		force[2*i], force[2*i+1] = f[0], f[1]
 		body[i] = float64(c.Body)
@@ -285,6 +287,12 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	// changed.
 	g.AddPointVector("force", force)
 	g.AddPointScalar("weight", weight) // sum of the unit's P_ij, m^2 (1 for rigid bodies' units)
+	// The velocities the law holds on (U_N + s, U_T; m/s, weighted as the
+	// impulses) and mu: impulse x velocity summed is the step's
+	// complementarity gap in history.csv (J).
+	g.AddPointScalar("law_velocity_normal", vn)
+	g.AddPointScalar("velocity_tangential", vt)
+	g.AddPointScalar("mu", mu)
 	return g
 }
 
