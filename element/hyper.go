@@ -11,7 +11,7 @@ import (
 // Law is a hyperelastic constitutive law.
 type Law int
 
-// Laws of [BRF] (seeds/003), eqs. 5 and 6.
+// Laws of [BRF], eqs. 5 and 6.
 const (
 	// StVenantKirchhoff: W = lambda/2 (tr E)^2 + mu E:E,
 	// S = lambda tr(E) I + 2 mu E.

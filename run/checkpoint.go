@@ -62,7 +62,7 @@ func ParseCheckpoint(s string) (Checkpoint, error) {
 // checkpointVersion changes whenever what a checkpoint holds does.
 // Version 2 ends with the sha256 of what comes before it; version 3
 // keeps the contact solves' certificate.
-const checkpointVersion = 3
+const checkpointVersion = 4
 
 // checkpointHeader says what made the run a checkpoint is of.
 type checkpointHeader struct {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
@@ -113,8 +114,7 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	}
 	defer files.Close()
 	ex.files = files
-	opt.say("%s: %d bodies, %d DOFs%s, %d steps of %g s (setup and factorisation %.2f s)",
-		sc.Name, len(model.Bodies), dofs(model), otherBodies(model), r.Steps, sc.Time.H, setup.Seconds())
+	opt.say("%s: %s, %s of %g s (setup and factorisation %.2f s)", sc.Name, bodyCounts(model), plural.S(r.Steps, "step"), sc.Time.H, setup.Seconds())
 	for _, w := range model.Warnings() {
 		opt.warn(w)
 	}
@@ -269,7 +269,7 @@ func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*outdir.Fo
 		return nil, nil, err
 	}
 	if n > 0 {
-		opt.say("removed %d files of an earlier run from %s", n, opt.Dir)
+		opt.say("removed %s of an earlier run from %s", plural.S(n, "file"), opt.Dir)
 	}
 	var out *results.Writer
 	err = writeText(files, SceneAsRun, sc.Text)
@@ -322,7 +322,7 @@ func writeText(files *outdir.Folder, name, text string) error {
 func writerOptions(sc *scene.Scene) results.Options {
 	enc, _ := vtk.ParseEncoding(sc.Output.Encoding)
 	gaps, _ := sc.GapPairs() // checked with the scene
-	o := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Gaps: gaps, Painter: plots.Painter{}}
+	o := results.Options{Encoding: enc, Pictures: sc.Output.Pictures, Frame: sc.Output.Frame, Gaps: gaps, Painter: plots.Painter{}}
 	if p := sc.Output.Profile; p != nil {
 		o.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
 	}
@@ -455,16 +455,20 @@ func dofs(m *scene.Model) int {
 	return n
 }
 
-// otherBodies counts the rigid bodies and point masses.
-func otherBodies(m *scene.Model) string {
-	var s string
+// bodyCounts counts the model's bodies of each kind, and the elastic
+// bodies' DOFs.
+func bodyCounts(m *scene.Model) string {
+	var parts []string
+	if len(m.Bodies) > 0 {
+		parts = append(parts, plural.N(len(m.Bodies), "elastic body", "elastic bodies")+", "+plural.S(dofs(m), "DOF"))
+	}
 	if m.Rigid != nil {
-		s += fmt.Sprintf(", %d rigid bodies", len(m.Rigid.Bodies))
+		parts = append(parts, plural.N(len(m.Rigid.Bodies), "rigid body", "rigid bodies"))
 	}
 	if m.Points != nil {
-		s += fmt.Sprintf(", %d point masses and %d springs", len(m.Points.Masses), len(m.Points.Springs()))
+		parts = append(parts, plural.N(len(m.Points.Masses), "point mass", "point masses")+" and "+plural.S(len(m.Points.Springs()), "spring"))
 	}
-	return s
+	return strings.Join(parts, ", ")
 }
 
 // OneSolve is the best of five forward-and-backward substitutions with

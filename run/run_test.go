@@ -63,7 +63,7 @@ func TestSceneInterrupted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1+1+58, strings.Count(string(hist), "\n"), "header, the initial state and 58 steps")
 	require.NotEmpty(t, said)
-	assert.Contains(t, said[0], "2 bodies, 862 DOFs, 300 steps")
+	assert.Contains(t, said[0], "2 elastic bodies, 862 DOFs, 300 steps")
 	assert.True(t, Stopped(dir), "a stopped run that can go on")
 
 	// Run again into the same folder: the earlier files go first.

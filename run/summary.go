@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -95,7 +96,7 @@ func (s *Stats) printCertificate(w io.Writer, solver scene.Solver) {
 	if method == "" {
 		method = "auto"
 	}
-	how := fmt.Sprintf("%d steps solved by %s", s.ContactSteps, method)
+	how := fmt.Sprintf("%s solved by %s", plural.S(s.ContactSteps, "step"), method)
 	if s.newtonSteps > 0 {
 		how += fmt.Sprintf(" (%d of them finished by Newton's method, %.1f iterations each)", s.newtonSteps, float64(s.contactNewton)/float64(s.newtonSteps))
 	}
@@ -130,7 +131,7 @@ const penetrationRoundOff = 1e-10
 // (its series by their .pvd).
 func (s *Stats) print(w io.Writer, sim *timestep.Simulation, solver scene.Solver, e0 float64, steps int, elapsed time.Duration, dir string, wrote []string) {
 	e := sim.TotalEnergy()
-	fmt.Fprintf(w, "done: %d steps in %.2f s (%.3g ms per step)\n", steps, elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
+	fmt.Fprintf(w, "done: %s in %.2f s (%.3g ms per step)\n", plural.S(steps, "step"), elapsed.Seconds(), 1e3*elapsed.Seconds()/float64(steps))
 	if s.ContactSteps > 0 {
 		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
 			s.ContactSteps, float64(s.Units)/float64(s.ContactSteps), float64(s.Sweeps)/float64(s.ContactSteps), s.maxSweeps, s.maxResidual, s.unconverged)

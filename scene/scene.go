@@ -16,8 +16,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
@@ -100,6 +102,9 @@ type Output struct {
 	Every    int       `toml:"every"`    // steps between field outputs; default 10
 	Encoding string    `toml:"encoding"` // base64 (default), raw, ascii
 	Pictures []float64 `toml:"pictures"` // times of the deformed-bodies picture
+	// Frame is the region bodies.png shows, [xmin, xmax, ymin, ymax] (m);
+	// none: the bodies that move, over the run.
+	Frame []float64 `toml:"frame"`
 	// Gaps are pairs of [[rigid]] bodies whose distance is written every
 	// step (history.csv) and drawn (gaps.png).
 	Gaps [][]string `toml:"gaps"`
@@ -212,6 +217,24 @@ func Load(path string) (*Scene, error) {
 		return nil, err
 	}
 	return Decode(bytes.NewReader(text), path)
+}
+
+// Example decodes a built-in example (package examples), the meshes it
+// names read from its embedded folder.
+func Example(name string) (*Scene, error) {
+	data, err := examples.Scene(name)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := Decode(bytes.NewReader(data), "examples/"+name+"/scene.toml")
+	if err != nil {
+		return nil, err
+	}
+	if sc.Files, err = examples.Files(name); err != nil {
+		return nil, err
+	}
+	sc.Example = name
+	return sc, nil
 }
 
 // unknownKeys names each key the scene does not know, once, with the
@@ -389,6 +412,9 @@ func (s *Scene) check() error {
 		!(p.Window == 0 || p.Window >= t.H) || !finite(p.Window) || (p.Window > 0 && (t.Duration-p.From)/p.Window > maxWindows)) {
 		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g, window = %g}", p.Strips, p.Y, p.From, p.Window),
 			fmt.Sprintf("expected strips in [1, %d], y = [bottom, top] with bottom < top, from in [0, %g] s, window 0 (none) or at least the step h = %g s and at most %d windows over the run", maxStrips, t.Duration, t.H, maxWindows))
+	}
+	if f := o.Frame; f != nil && (len(f) != 4 || !finite(f...) || !(f[1] > f[0]) || !(f[3] > f[2])) {
+		return bad("[output]", "frame", fmt.Sprint(f), "expected [xmin, xmax, ymin, ymax] in m with xmin < xmax and ymin < ymax: the region bodies.png shows")
 	}
 	var kept, past []float64
 	for _, p := range o.Pictures {

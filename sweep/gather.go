@@ -109,15 +109,23 @@ func (t *Table) Write(files *outdir.Folder, painter Painter) ([]string, error) {
 }
 
 // durations are the contact durations of the variants with figures
-// against the first setting whose values are numbers (an array by its
-// norm), a series per combination of the other settings' values; none
-// when no such variant has a number to put on the axis.
+// against the swept setting: of those whose values are numbers (an array
+// by its norm), the one with the most distinct values among the variants
+// with figures (the first of equals); a series per combination of the
+// other settings' values; none when no such variant has a number to put
+// on the axis.
 func (t *Table) durations() (x int, series []results.Series) {
 	x = -1
+	most := 0
 	for k := range t.Settings {
-		if slices.ContainsFunc(t.Rows, func(r Row) bool { _, ok := Number(r.Values[k]); return ok && r.Err == nil }) {
-			x = k
-			break
+		seen := map[float64]bool{}
+		for _, r := range t.Rows {
+			if v, ok := Number(r.Values[k]); ok && r.Err == nil {
+				seen[v] = true
+			}
+		}
+		if len(seen) > most {
+			x, most = k, len(seen)
 		}
 	}
 	if x < 0 {

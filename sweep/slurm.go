@@ -202,7 +202,8 @@ func sbatch(ctx context.Context, args ...string) (string, error) {
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return "", fmt.Errorf("sbatch %s: %s", strings.Join(args, " "), strings.TrimSpace(string(ee.Stderr)))
+			return "", fmt.Errorf("sbatch %s refused the job (is this a Slurm cluster's login node, its controller up? the plan is written: submit it there with the same command, or run it with --engine local): %s",
+				strings.Join(args, " "), strings.TrimSpace(string(ee.Stderr)))
 		}
 		return "", fmt.Errorf("sbatch: %w (is Slurm installed here? --engine local runs the sweep on this machine)", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
+	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/internal/reuse"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
@@ -308,7 +309,7 @@ func owner(bodies []*Body, side *contact.Side) string {
 			return fmt.Sprintf("but it is an edge group of body %d %q: give that index (Body.Side, contact.NewSide)", i, b.Name)
 		}
 	}
-	return fmt.Sprintf("but it belongs to none of the %d bodies", len(bodies))
+	return "but it belongs to none of the simulation's " + plural.N(len(bodies), "body", "bodies")
 }
 
 // number gives the families' bodies their global indices (s.base), their
@@ -340,7 +341,7 @@ func (s *Simulation) checkCarriers(bs []boundary) error {
 		}
 		f, k := s.family(o.Body)
 		if o.Body >= len(s.r) || !f.carries() {
-			return fmt.Errorf("simulation: %s: obstacle %q is carried by body %d, which is not a rigid body: of the %d bodies, %s", b.what, o.Name, o.Body, len(s.r), s.carriers())
+			return fmt.Errorf("simulation: %s: obstacle %q is carried by body %d, which is not a rigid body: of the simulation's %s, %s", b.what, o.Name, o.Body, plural.N(len(s.r), "body", "bodies"), s.carriers())
 		}
 		if t := b.thickness; t != 1 {
 			return fmt.Errorf("simulation: %s: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", b.what, t, f.name(k))
@@ -374,6 +375,30 @@ func (s *Simulation) carriers() string {
 
 // Contacts returns the units of the last step with their impulses.
 func (s *Simulation) Contacts() []ContactState { return s.contacts }
+
+// StartContacts sets Contacts, before the first step, to the units found
+// in the initial configuration, with no impulse: what a first output frame
+// shows (the first step starts from the same detection). After the first
+// step it does nothing.
+func (s *Simulation) StartContacts() error {
+	if s.Stepper.Steps() > 0 {
+		return nil
+	}
+	s.placeAll()
+	cfg := s.at.config(s.Stepper.Time())
+	s.contacts = s.contacts[:0]
+	for _, src := range s.sources {
+		units, _, err := src.detect(cfg)
+		if err != nil {
+			return fmt.Errorf("the contacts at the start: %w", err)
+		}
+		for _, u := range units {
+			s.contacts = append(s.contacts, ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight, Mu: u.Mu,
+				Body: src.body(u.Key), Reverse: src.reverse(u.Key), thickness: src.thickness(u.Key)})
+		}
+	}
+	return nil
+}
 
 // Force returns the force of a unit of the last step on the body of its
 // node (impulse / h, in N per m of thickness: the impulse density times the

@@ -16,6 +16,7 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/explore"
 	"github.com/fecontact/fecontact/internal/atomicfile"
+	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/io/results"
@@ -88,7 +89,7 @@ func exploreCmd(args []string, stdout io.Writer) error {
 	}
 	defer files.Close()
 	if n > 0 {
-		fmt.Fprintf(stdout, "removed %d files of an earlier survey from %s\n", n, f.out)
+		fmt.Fprintf(stdout, "removed %s of an earlier survey from %s\n", plural.S(n, "file"), f.out)
 	}
 	f.files = files
 	if err := reachState(ctx, sc, model, f.state, stdout); err != nil {
@@ -131,7 +132,7 @@ func reachState(ctx context.Context, sc *scene.Scene, model *scene.Model, state 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: running %d steps to the state the scene ends in\n", sc.Name, sc.Steps())
+	fmt.Fprintf(stdout, "%s: running %s to the state the scene ends in\n", sc.Name, plural.S(sc.Steps(), "step"))
 	tick := newTicker(stdout, "step", sc.Steps())
 	for k := range sc.Steps() {
 		if ctx.Err() != nil {
@@ -190,9 +191,9 @@ func survey(ctx context.Context, s *explore.Survey, f exploreFlags, modalities [
 	n := len(s.Units)
 	var report bytes.Buffer
 	if s.Moving() {
-		fmt.Fprintf(&report, "%d contacts, %d bodies, in motion: the force fan of one step, in random order\n", n, len(s.Sys.Bodies))
+		fmt.Fprintf(&report, "%s, %s, in motion: the force fan of one step, in random order\n", plural.S(n, "contact"), plural.N(len(s.Sys.Bodies), "body", "bodies"))
 	} else {
-		fmt.Fprintf(&report, "%d contacts, %d bodies\n", n, len(s.Sys.Bodies))
+		fmt.Fprintf(&report, "%s, %s\n", plural.S(n, "contact"), plural.N(len(s.Sys.Bodies), "body", "bodies"))
 	}
 	sols := map[explore.Modality][]explore.Solution{}
 	for _, m := range modalities {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/scene"
 )
@@ -40,7 +41,7 @@ func infoCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "scene %s: %s\n", sc.Name, sc.Title)
-	fmt.Fprintf(stdout, "time: h = %g s, theta = %g, %d steps to %g s\n", sc.Time.H, sc.Time.Theta, sc.Steps(), sc.Time.Duration)
+	fmt.Fprintf(stdout, "time: h = %g s, theta = %g, %s to %g s\n", sc.Time.H, sc.Time.Theta, plural.S(sc.Steps(), "step"), sc.Time.Duration)
 	fmt.Fprintf(stdout, "size before building: %s\n", est)
 	if err := est.Check(); err != nil {
 		fmt.Fprintln(stdout, "too large: run would refuse it")

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -35,8 +37,8 @@ func TestMain(m *testing.M) {
 // names, and no temporary file. A rerun into the same folder clears the
 // older pieces.
 func TestKilledRun(t *testing.T) {
-	killedRuns(t, 750, []string{"bodies.pvd", "contacts.pvd"}, "example", "colliding-blocks", "--refine", "2", "--every", "5",
-		time.Duration(0), 20*time.Millisecond, 150*time.Millisecond, 400*time.Millisecond, 900*time.Millisecond)
+	killedRuns(t, 750, []string{"bodies.pvd", "contacts.pvd"}, "example", "colliding-blocks", "--every", "25",
+		at(""), at("step 75/"), at("step 225/"), at("step 450/"), at("step 675/"))
 }
 
 // TestKilledPointRun: the same for a run of point masses and springs
@@ -47,22 +49,31 @@ func TestKilledPointRun(t *testing.T) {
 		t.Skip("TestKilledRun interrupts a run in the short suite")
 	}
 	killedRuns(t, 20000, []string{"masses.pvd", "springs.pvd"}, "example", "klarbring", "--every", "500",
-		time.Duration(0), 30*time.Millisecond, 100*time.Millisecond, 200*time.Millisecond)
+		at(""), at("step 2000/"), at("step 8000/"), at("step 16000/"))
 }
 
+// moment is when a kill test signals: once the command has printed a
+// line that holds the text (its first line for ""), the handler long
+// installed; a signal before it would find the Go runtime's default. The
+// test waits on the command's own progress, not on a clock.
+type moment string
+
+// at is the moment after the line that holds text.
+func at(text string) moment { return moment(text) }
+
 // killedRuns interrupts the run of args (whose scene has steps steps) at
-// each delay and checks what it leaves, and that the .pvd files named
+// each moment and checks what it leaves, and that the .pvd files named
 // list every piece.
 func killedRuns(t *testing.T, steps int, pvds []string, args ...any) {
 	t.Helper()
 	dir := t.TempDir()
 	var cmd []string
-	var delays []time.Duration
+	var delays []moment
 	for _, a := range args {
 		switch a := a.(type) {
 		case string:
 			cmd = append(cmd, a)
-		case time.Duration:
+		case moment:
 			delays = append(delays, a)
 		}
 	}
@@ -73,7 +84,7 @@ func killedRuns(t *testing.T, steps int, pvds []string, args ...any) {
 	for _, delay := range delays {
 		// The first line comes once the run has begun, the handler long
 		// installed: a signal before it would find the Go runtime's default.
-		code, stderr, _ := interrupt(t, delay, 0, cmd...)
+		code, stderr, _ := interrupt(t, delay, false, cmd...)
 		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
 		summary, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
 		require.NoError(t, err, "delay %v", delay)
@@ -119,37 +130,87 @@ func readCSV(t *testing.T, path string) [][]string {
 	return rows
 }
 
-// interrupt starts fecontact with args, waits for its first line of
-// output, sleeps delay, sends SIGINT (and a second one after again when
-// it is not zero), and returns the exit code (-1 for a process killed by
-// the signal), stderr and how long it took to end after the first signal.
-func interrupt(t *testing.T, delay, again time.Duration, args ...string) (int, string, time.Duration) {
+// interrupt starts fecontact with args, waits for the line of its output
+// that holds when (any for ""), sends SIGINT and, with again, a second one
+// once it has said it stops (interruptNotice), and returns the exit code
+// (-1 for a process killed by the signal), stderr and how long it took to
+// end after the first signal. A command that ends before the line is
+// not signalled.
+func interrupt(t *testing.T, when moment, again bool, args ...string) (int, string, time.Duration) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "FECONTACT_AS_MAIN=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
+	stderrLines, stderr := lines(t, cmd.StderrPipe)
+	stdout, _ := lines(t, cmd.StdoutPipe)
 	require.NoError(t, cmd.Start())
-	first := bufio.NewReader(stdout)
-	_, err = first.ReadString('\n')
-	require.NoError(t, err)
-	go io.Copy(io.Discard, first)
-	time.Sleep(delay)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	sent := time.Now()
-	if again > 0 {
-		time.Sleep(again)
-		_ = cmd.Process.Signal(syscall.SIGINT) // it may have ended already
+	if waitFor(stdout, string(when)) {
+		require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+		sent = time.Now()
+		if again && waitFor(stderrLines, interruptNotice) {
+			_ = cmd.Process.Signal(syscall.SIGINT) // it may have ended already
+		}
 	}
-	err = cmd.Wait()
+	go drain(stdout)
+	go drain(stderrLines)
+	err := cmd.Wait()
 	code := 0
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		code = exit.ExitCode()
 	}
 	return code, stderr.String(), time.Since(sent)
+}
+
+// lines reads a command's output pipe line by line into a channel (closed
+// at its end) and a copy of the whole.
+func lines(t *testing.T, pipe func() (io.ReadCloser, error)) (<-chan string, *syncBuilder) {
+	t.Helper()
+	r, err := pipe()
+	require.NoError(t, err)
+	ch, all := make(chan string, 1024), &syncBuilder{}
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			all.add(sc.Text() + "\n")
+			ch <- sc.Text()
+		}
+	}()
+	return ch, all
+}
+
+// waitFor reads lines until one holds text, and reports whether one did.
+func waitFor(lines <-chan string, text string) bool {
+	for l := range lines {
+		if strings.Contains(l, text) {
+			return true
+		}
+	}
+	return false
+}
+
+func drain(lines <-chan string) {
+	for range lines {
+	}
+}
+
+// syncBuilder is a strings.Builder that a reading goroutine fills.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) add(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.WriteString(text)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestKilledExplore interrupts explore (running disks-28 to its end, then
@@ -165,8 +226,9 @@ func TestKilledExplore(t *testing.T) {
 	dir := t.TempDir()
 	// An earlier survey's contact picture that this one does not draw.
 	earlier(t, dir, "explore", "contact_99.png")
-	for _, delay := range []time.Duration{0, 1500 * time.Millisecond, 3 * time.Second} {
-		code, stderr, _ := interrupt(t, delay, 0, "explore", "disks-28", "--solutions", "20", "-o", dir)
+	// At its start, during the run to the deposit, and during the survey.
+	for _, delay := range []moment{at(""), at("step: 1500/"), at("contacts, 31 bodies")} {
+		code, stderr, _ := interrupt(t, delay, false, "explore", "disks-28", "--solutions", "20", "-o", dir)
 		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
 		files, _ := filepath.Glob(filepath.Join(dir, "[^.]*"))
 		if code == 130 {
@@ -179,8 +241,8 @@ func TestKilledExplore(t *testing.T) {
 		tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*"))
 		assert.Empty(t, tmp, "delay %v: no temporary file", delay)
 	}
-	code, _, took := interrupt(t, 200*time.Millisecond, 50*time.Millisecond, "explore", "disks-28", "--solutions", "20", "-o", dir)
-	assert.NotEqual(t, 0, code, "killed before it could finish")
+	code, _, took := interrupt(t, at("step: 300/"), true, "explore", "disks-28", "--solutions", "20", "-o", dir)
+	assert.Contains(t, []int{-1, 130}, code, "killed by the second SIGINT, or stopped by the first just before it")
 	assert.Less(t, took, 2*time.Second, "a second SIGINT kills at once")
 }
 
@@ -196,8 +258,8 @@ func TestKilledSweep(t *testing.T) {
 	sc := writeBar(t, dir)
 	out := filepath.Join(dir, "sweep")
 	earlier(t, out, "sweep", "variant_007/")
-	for _, delay := range []time.Duration{0, 300 * time.Millisecond} {
-		code, stderr, _ := interrupt(t, delay, 0, "sweep", sc, "--set", "body.bar.velocity=[-1,0]..[-4,0]", "--jobs", "1", "-o", out)
+	for _, delay := range []moment{at(""), at("variant 1 (")} {
+		code, stderr, _ := interrupt(t, delay, false, "sweep", sc, "--set", "body.bar.velocity=[-1,0]..[-4,0]", "--jobs", "1", "-o", out)
 		require.Contains(t, []int{0, 130}, code, "delay %v: %s", delay, stderr)
 		rows := readCSV(t, filepath.Join(out, "sweep.csv"))
 		require.Len(t, rows, 5, "delay %v: a row per variant", delay)
@@ -245,20 +307,19 @@ func TestResumeAfterKill(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		example, every, checkpoint, refine string
+		steps                              int
 	}{
-		{"klarbring", "500", "1000", "1"},
-		{"colliding-blocks", "50", "100", "2"},
+		{"klarbring", "500", "1000", "1", 20000},
+		{"colliding-blocks", "50", "100", "2", 750},
 	} {
 		whole := t.TempDir()
-		start := time.Now()
 		code, _, stderr := fecontact("example", tc.example, "--every", tc.every, "--refine", tc.refine, "--quiet", "-o", whole)
 		require.Equal(t, 0, code, stderr)
-		// The signals fall at fractions of the whole run's time, so that
-		// they land in the middle of the run however fast it is.
-		took := time.Since(start)
+		// The signals fall after the run's progress lines at 30, 80 and
+		// 50 % of its steps, however fast it runs.
 		resumed := 0
-		for i, at := range []float64{0.3, 0.8, 0.5} {
-			delay := time.Duration(at * float64(took))
+		for i, tenth := range []int{3, 8, 5} {
+			delay := at(fmt.Sprintf("step %d/", tenth*tc.steps/10))
 			sig := os.Signal(syscall.SIGKILL)
 			if i == 2 {
 				sig = syscall.SIGINT
@@ -280,20 +341,18 @@ func TestResumeAfterKill(t *testing.T) {
 	}
 }
 
-// signalAfter starts fecontact with args, waits for its first line of
-// output, sleeps delay and sends sig, and waits for it to end.
-func signalAfter(t *testing.T, sig os.Signal, delay time.Duration, args ...string) {
+// signalAfter starts fecontact with args, waits for the line of its
+// output that holds when, sends sig, and waits for it to end.
+func signalAfter(t *testing.T, sig os.Signal, when moment, args ...string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "FECONTACT_AS_MAIN=1")
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
+	stdout, _ := lines(t, cmd.StdoutPipe)
 	require.NoError(t, cmd.Start())
-	first := bufio.NewReader(stdout)
-	_, _ = first.ReadString('\n')
-	go io.Copy(io.Discard, first)
-	time.Sleep(delay)
-	_ = cmd.Process.Signal(sig) // it may have ended already
+	if waitFor(stdout, string(when)) {
+		_ = cmd.Process.Signal(sig) // it may have ended already
+	}
+	go drain(stdout)
 	_ = cmd.Wait()
 }
 

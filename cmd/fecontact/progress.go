@@ -23,6 +23,14 @@ type progress struct {
 	quiet    bool
 	next     int
 	now      func() time.Time // time.Now; a test's clock
+	// The time of the last update and the time and count of the steps
+	// with contacts since the start: the ETA's cost of a step once there
+	// are some (a slope flow's grains fly for a tenth of the run, then
+	// each step costs thirty times more).
+	prevStep     int
+	prevTime     time.Time
+	contactTime  time.Duration
+	contactSteps int
 }
 
 // logEvery is the longest silence of progress off a terminal.
@@ -44,8 +52,7 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 		return
 	}
 	now := p.now()
-	elapsed := now.Sub(p.start)
-	eta := time.Duration(float64(elapsed) / float64(step) * float64(p.total-step)).Round(time.Second)
+	eta := p.eta(now, step, len(sim.Contacts()) > 0)
 	e := sim.TotalEnergy()
 	if p.terminal {
 		if now.Sub(p.last) < 100*time.Millisecond && step != p.total {
@@ -63,6 +70,24 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 		fmt.Fprintf(p.w, "step %d/%d  t = %.4g s  kinetic %.6g J  elastic %.6g J  contacts %d  ETA %v\n",
 			step, p.total, sim.Stepper.Time(), e.Kinetic, e.Elastic, len(sim.Contacts()), eta)
 	}
+}
+
+// eta estimates the time left at step: the mean cost of the steps with
+// contacts once there have been some, the mean cost of every step before.
+func (p *progress) eta(now time.Time, step int, contacts bool) time.Duration {
+	if p.prevTime.IsZero() {
+		p.prevTime = p.start
+	}
+	if contacts && step > p.prevStep {
+		p.contactTime += now.Sub(p.prevTime)
+		p.contactSteps += step - p.prevStep
+	}
+	p.prevTime, p.prevStep = now, step
+	perStep := float64(now.Sub(p.start)) / float64(step)
+	if p.contactSteps > 0 {
+		perStep = float64(p.contactTime) / float64(p.contactSteps)
+	}
+	return time.Duration(perStep * float64(p.total-step)).Round(time.Second)
 }
 
 func (p *progress) done() {

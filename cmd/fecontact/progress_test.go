@@ -63,3 +63,20 @@ func TestTickerOffTerminal(t *testing.T) {
 	assert.Equal(t, "step: 1000/1000  t = 1 s  ETA 0s", lines[len(lines)-1])
 	assert.Equal(t, "step: 100/1000  t = 1 s  ETA 37m31s", lines[5])
 }
+
+// TestETAFromContactSteps: once steps with contacts come, the ETA takes
+// their cost, not the mean over a run whose first steps flew freely (the
+// slope flow's ETA said 8 s of a 263 s run).
+func TestETAFromContactSteps(t *testing.T) {
+	p := newProgress(&bytes.Buffer{}, 1000, true)
+	clock := p.start
+	for step := 1; step <= 100; step++ { // free flight, 1 ms a step
+		clock = clock.Add(time.Millisecond)
+		assert.LessOrEqual(t, p.eta(clock, step, false), time.Second, "the mean of free steps")
+	}
+	for step := 101; step <= 200; step++ { // contact, 100 ms a step
+		clock = clock.Add(100 * time.Millisecond)
+		p.eta(clock, step, true)
+	}
+	assert.Equal(t, 80*time.Second, p.eta(clock.Add(100*time.Millisecond), 201, true), "799 steps at 100 ms")
+}

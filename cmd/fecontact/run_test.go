@@ -39,9 +39,12 @@ func TestExampleRun(t *testing.T) {
 	assert.Less(t, bodies[len(bodies)-1].U3[1], 0.0, "the upper block has moved down")
 	contacts := vtkcheck.Read(t, filepath.Join(dir, "contacts.pvd"))
 	require.Len(t, contacts, 13)
-	// At t = 0 the blocks are apart: the piece has no point, and still
-	// declares every array, so that ParaView lists them from the start.
-	assert.Zero(t, contacts[0].Points)
+	// At t = 0 the blocks are apart: the piece holds the units found
+	// within the alert distance (the upper block's 11 bottom nodes), with
+	// no impulse, and declares every array the later pieces do.
+	assert.Equal(t, 11, contacts[0].Points)
+	assert.Zero(t, contacts[0].Sums["impulse_normal"])
+	assert.Zero(t, contacts[0].Maxes["force"])
 	assert.Equal(t, contacts[12].Arrays, contacts[0].Arrays)
 	assert.Subset(t, contacts[0].Arrays, []string{"force", "normal", "impulse_normal", "status", "weight"})
 	last := contacts[12]
@@ -91,7 +94,7 @@ func TestPillarRun(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := fecontact("example", "pillar", "--steps", "100", "-o", dir)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "0 bodies, 0 DOFs, 19 rigid bodies")
+	assert.Contains(t, stdout, ": 19 rigid bodies, 100 steps")
 	assert.Contains(t, stdout, "rigid.pvd")
 	rigid := vtkcheck.Read(t, filepath.Join(dir, "rigid.pvd"))
 	require.Len(t, rigid, 3, "t = 0, 0.05 and 0.1 s")
@@ -810,7 +813,14 @@ func TestProvenance(t *testing.T) {
 	code, v, _ := fecontact("version")
 	require.Equal(t, 0, code)
 	require.True(t, strings.HasPrefix(v, "fecontact "), v)
-	assert.Contains(t, string(summary), "made by: "+strings.TrimSpace(v)+", ")
+	first, rest, _ := strings.Cut(v, "\n")
+	assert.Contains(t, string(summary), "made by: "+first+", ")
+	// A test binary records no commit: version says so and what tells
+	// the build apart instead.
+	assert.Contains(t, rest, "no commit recorded: built with -buildvcs=false")
+	assert.Regexp(t, `executable: .*, sha256 [0-9a-f]{16}\n`, rest)
+	assert.Contains(t, rest, "modules: ")
+	assert.Contains(t, rest, "gonum.org/v1/gonum v")
 	assert.Contains(t, string(summary), "command: fecontact run "+sc+" --steps 3 -o "+out+"\n")
 	assert.Contains(t, string(summary), "scene: "+sc+" (as run: scene-as-run.toml)")
 	kept, err := os.ReadFile(filepath.Join(out, "scene-as-run.toml"))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -224,17 +223,10 @@ func exampleText(name string) ([]byte, error) {
 // exampleScene decodes a built-in example, reading the meshes it names
 // from its embedded folder.
 func exampleScene(name string) (*scene.Scene, error) {
-	data, err := exampleText(name)
-	if err != nil {
-		return nil, err
+	if _, err := exampleText(name); err != nil {
+		return nil, err // a usage error
 	}
-	sc, err := scene.Decode(bytes.NewReader(data), "examples/"+name+"/scene.toml")
-	if err != nil {
-		return nil, err
-	}
-	sc.Files, err = examples.Files(name)
-	sc.Example = name
-	return sc, err
+	return scene.Example(name)
 }
 
 // simulate runs a scene with the flags (run.Scene), printing as it goes
@@ -317,9 +309,20 @@ var errInterrupted = run.ErrInterrupted
 // during a long factorisation was caught and ignored).
 func interruptible() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
 	go func() {
 		<-ctx.Done()
+		select {
+		case <-done: // the command ended: no signal came
+			return
+		default:
+		}
 		stop()
+		fmt.Fprintln(os.Stderr, interruptNotice)
 	}()
-	return ctx, stop
+	return ctx, func() { close(done); stop() }
 }
+
+// interruptNotice is what a command says on stderr when a signal asks it
+// to stop: at once, so that a user (or a test) knows the signal came.
+const interruptNotice = "fecontact: interrupted: stopping at the next consistent point (a second signal kills at once)"

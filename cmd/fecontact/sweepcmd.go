@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/plots"
 	"github.com/fecontact/fecontact/sweep"
@@ -80,7 +81,7 @@ func sweepCmd(args []string, stdout io.Writer) error {
 	if *engine == "slurm" {
 		return submitSlurm(ctx, p, so, stdout)
 	}
-	fmt.Fprintf(stdout, "%s: %d variants, %d at once, in %s\n", p.Scene(), p.Len(), *jobs, *out)
+	fmt.Fprintf(stdout, "%s: %s, %d at once, in %s\n", p.Scene(), plural.S(p.Len(), "variant"), *jobs, *out)
 	t := p.Run(ctx, *jobs, sweep.Options{Command: "fecontact sweep", Version: version()}, func(k int, err error) {
 		status := "done"
 		if err != nil {
@@ -116,7 +117,7 @@ func planSweep(arg, out string, set sets, o outdir.Options, stdout io.Writer) (*
 	}
 	n, err := p.Write(o)
 	if n > 0 {
-		fmt.Fprintf(stdout, "removed %d files and folders of an earlier sweep from %s\n", n, out)
+		fmt.Fprintf(stdout, "removed %s of an earlier sweep from %s\n", plural.N(n, "file or folder", "files and folders"), out)
 	}
 	if err != nil {
 		p.Close()

@@ -1,4 +1,4 @@
-// The disc of [BRF] (seeds/003): r = 0.05 m, centre (0, 0.05) so that it
+// The disc of [BRF]: r = 0.05 m, centre (0, 0.05) so that it
 // touches y = 0 at its lowest point; 387 Q4 cells of about 5 mm.
 //   gmsh -2 -format msh41 disc.geo -o disc.msh
 r = 0.05;

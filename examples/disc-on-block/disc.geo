@@ -1,4 +1,4 @@
-// The disc of [BRF] (seeds/003) Figure 9: r = 0.5 m, centre (0, 0.5) so
+// The disc of [BRF] Figure 9: r = 0.5 m, centre (0, 0.5) so
 // that it touches y = 0 at its lowest point; Q4 cells of about 5 cm.
 //   gmsh -2 -format msh41 disc.geo -o disc.msh
 r = 0.5;

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/fecontact/fecontact/io/results"
 )
@@ -22,5 +23,30 @@ func CompareAgainst(path, title, xlabel, ylabel string, series []results.Series)
 			lines[k].xy[i] = plotter.XY{X: sr.T[i], Y: sr.Y[i]}
 		}
 	}
-	return lineChart(path, title, xlabel, ylabel, lines)
+	return xyChart(path, title, xlabel, ylabel, lines)
+}
+
+// xyChart draws curves against one pair of axes labelled as given, a
+// colour and a legend entry each beside the data (none for one unnamed
+// curve), 640 x 400 points.
+func xyChart(path, title, xlabel, ylabel string, lines []line) error {
+	p := newPlot(title, xlabel, ylabel)
+	leg := newLegend()
+	for k, ln := range lines {
+		l, err := plotter.NewLine(ln.xy)
+		if err != nil {
+			return err
+		}
+		l.Color = plotColor(k)
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+		if ln.name != "" {
+			leg.add(ln.name, l)
+		}
+	}
+	w := vg.Points(640)
+	if leg.n > 0 {
+		w += vg.Points(legendWidth)
+	}
+	return saveChart(path, p, leg, w, vg.Points(400))
 }

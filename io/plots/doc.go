@@ -22,7 +22,9 @@ func (Painter) Gaps(path string, names []string, pts []results.EnergyPoint) erro
 }
 
 // Bodies draws bodies.png.
-func (Painter) Bodies(path string, snaps []results.Snapshot) error { return Bodies(path, snaps) }
+func (Painter) Bodies(path string, snaps []results.Snapshot, frame []float64) error {
+	return Bodies(path, snaps, frame)
+}
 
 // Sweep draws a parameter study's sweep.png (sweep.Painter).
 func (Painter) Sweep(path, xlabel string, series []results.Series) error {

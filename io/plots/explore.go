@@ -46,9 +46,7 @@ func ForcePlane(path, title string, panels []ForcePanel) error {
 	pad := 0.05 * math.Max(math.Max(hi[0]-lo[0], hi[1]-lo[1]), 1e-9*math.Max(math.Abs(hi[1]), 1))
 	row := make([]*plot.Plot, len(panels))
 	for k, pn := range panels {
-		p := plot.New()
-		p.Title.Text = title + ": " + pn.Title
-		p.X.Label.Text, p.Y.Label.Text = "R_T (N/m)", "R_N (N/m)"
+		p := newPlot(title+": "+pn.Title, "R_T (N/m)", "R_N (N/m)")
 		if len(pn.Predicted) > 0 {
 			if err := addOutline(p, pn.Predicted, false, color.RGBA{44, 160, 44, 255}, 4, "two supports"); err != nil {
 				return err
@@ -114,9 +112,7 @@ type Force struct{ X, F [2]float64 }
 // from their points, of length proportional to their size (the largest
 // spans a tenth of the picture).
 func Forces(path, title string, sys *rigid.System, forces []Force) error {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
+	p := newPlot(title, "x (m)", "y (m)")
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, b := range sys.Bodies {
 		o := results.Outline(b)

@@ -3,7 +3,6 @@ package plots
 import (
 	"math"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -12,9 +11,8 @@ import (
 
 // Profile draws the profile of each window and, thicker, the whole run's.
 func Profile(file string, c results.ProfileCurves) error {
-	pl := plot.New()
-	pl.Title.Text = c.Title
-	pl.X.Label.Text, pl.Y.Label.Text = "vx (m/s)", "y (m)"
+	pl := newPlot(c.Title, "vx (m/s)", "y (m)")
+	leg := newLegend()
 	for w := len(c.Curves) - 1; w >= 0; w-- {
 		cv := c.Curves[w]
 		var xy plotter.XYs
@@ -36,9 +34,12 @@ func Profile(file string, c results.ProfileCurves) error {
 		}
 		pl.Add(l, s)
 		if len(c.Curves) > 1 {
-			pl.Legend.Add(cv.Label, l)
+			leg.add(cv.Label, l)
 		}
 	}
-	pl.Legend.Top, pl.Legend.Left = true, true
-	return savePNG(file, [][]*plot.Plot{{pl}}, vg.Points(400), vg.Points(400))
+	w := vg.Points(420)
+	if leg.n > 0 {
+		w += vg.Points(legendWidth)
+	}
+	return saveChart(file, pl, leg, w, vg.Points(420))
 }

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -56,99 +58,242 @@ func sides(m *mesh.Mesh) [][]int {
 
 var bodyColors = []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{148, 103, 189, 255}}
 
-// Bodies draws the deformed bodies at each snapshot time, side by side,
-// all panels on the same scale.
-func Bodies(path string, snaps []results.Snapshot) error {
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, s := range snaps {
-		for _, p := range s.Pos {
-			for _, x := range p {
-				lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
-				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
-			}
-		}
-		for k, p := range s.Rigid {
-			if s.Driven[k] {
-				continue // a ground: drawn, cut at the panel's edge
-			}
-			for _, x := range p {
-				lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
-				hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
-			}
-		}
-		for _, x := range s.Masses {
-			lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
-			hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
-		}
+// Bodies draws the deformed bodies at each snapshot time, panels in a
+// grid, all on the same scale and framed on region ([xmin, xmax, ymin,
+// ymax]) or, nil, on the bodies that move (a ground is cut at the panel's
+// edge), each panel shaped as they are (a
+// pillar's tall, a flow's wide): the contact forces as arrows on elastic
+// bodies and point masses, as force chains between rigid bodies (the
+// line's width is the force), one scale for all panels.
+func Bodies(path string, snaps []results.Snapshot, region []float64) error {
+	if len(snaps) == 0 {
+		return nil
 	}
-	if math.IsInf(lo[0], 1) { // only driven bodies: frame them
-		for _, s := range snaps {
-			for _, p := range s.Rigid {
-				for _, x := range p {
-					lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
-					hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
-				}
-			}
-		}
+	lo, hi := frame(snaps)
+	if len(region) == 4 {
+		lo, hi = [2]float64{region[0], region[2]}, [2]float64{region[1], region[3]}
 	}
-	// Square panels with equal scales: the same span on both axes.
-	span := 1.05 * math.Max(hi[0]-lo[0], hi[1]-lo[1])
+	w, h := 1.08*(hi[0]-lo[0]), 1.08*(hi[1]-lo[1])
+	if !(w > 0) && !(h > 0) {
+		w, h = 1, 1
+	}
+	w, h = math.Max(w, h/3), math.Max(h, w/3) // no panel thinner than 1:3
 	cx, cy := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
-	row := make([]*plot.Plot, len(snaps))
+	cols, pw, ph := layout(len(snaps), w/h)
+	ta := timeAxisFor(snaps[len(snaps)-1].T)
+	fmax, cmax := largestForces(snaps)
+	arrowLen := 0.12 * math.Max(w, h)
+	grid := make([][]*plot.Plot, (len(snaps)+cols-1)/cols)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, cols)
+	}
 	for k, s := range snaps {
-		p := plot.New()
-		p.Title.Text = "t = " + timeLabel(s.T)
-		p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
-		for b, m := range s.Meshes {
-			for _, seg := range sides(m) {
-				pts := make(plotter.XYs, len(seg))
-				for i, n := range seg {
-					pts[i] = plotter.XY{X: s.Pos[b][n][0], Y: s.Pos[b][n][1]}
-				}
-				l, err := plotter.NewLine(pts)
-				if err != nil {
-					return err
-				}
-				l.Color = bodyColors[b%len(bodyColors)]
-				l.Width = vg.Points(0.5)
-				p.Add(l)
-			}
+		p := newPlot("t = "+ta.label(s.T), "x (m)", "y (m)")
+		if err := addBodies(p, s); err != nil {
+			return err
 		}
-		for b, o := range s.Rigid {
-			pts := make(plotter.XYs, len(o)+1)
-			for i := range pts {
-				x := o[i%len(o)]
-				pts[i] = plotter.XY{X: x[0], Y: x[1]}
-			}
-			l, err := plotter.NewLine(pts)
-			if err != nil {
-				return err
-			}
-			l.Color = bodyColors[(len(s.Meshes)+b)%len(bodyColors)]
-			l.Width = vg.Points(0.5)
-			p.Add(l)
-		}
-		for _, o := range s.Obstacles { // grey, cut at the panel's edge like a ground
-			pts := make(plotter.XYs, len(o))
-			for i, x := range o {
-				pts[i] = plotter.XY{X: x[0], Y: x[1]}
-			}
-			l, err := plotter.NewLine(pts)
-			if err != nil {
-				return err
-			}
-			l.Color = color.Gray{Y: 96}
-			l.Width = vg.Points(1)
-			p.Add(l)
-		}
-		if err := addPoints(p, s); err != nil {
+		if err := addForces(p, s, fmax, cmax, arrowLen); err != nil {
 			return err
 		}
 		// After Add, which widens the axes to the data (a ground's).
-		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cx-span/2, cx+span/2, cy-span/2, cy+span/2
-		row[k] = p
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cx-w/2, cx+w/2, cy-h/2, cy+h/2
+		grid[k/cols][k%cols] = p
 	}
-	return savePNG(path, [][]*plot.Plot{row}, vg.Length(len(snaps))*vg.Points(300), vg.Points(320))
+	rows := len(grid)
+	caption := forceCaption(fmax, cmax)
+	img := vgimg.New(vg.Length(cols)*pw, vg.Length(rows)*ph+captionHeight)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),
+		PadTop: vg.Points(5), PadBottom: vg.Points(5), PadLeft: vg.Points(5), PadRight: vg.Points(5)}
+	for _, row := range grid {
+		for _, p := range row {
+			if p != nil {
+				if err := drawable(p); err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+			}
+		}
+	}
+	canvases := plot.Align(grid, tiles, draw.Crop(dc, 0, 0, captionHeight, 0))
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	if caption != "" {
+		sty := plot.New().Legend.TextStyle
+		dc.FillText(sty, vg.Point{X: vg.Points(10), Y: vg.Points(6)}, caption)
+	}
+	return writePNG(path, img)
+}
+
+// captionHeight is the strip under bodies.png's panels that says what the
+// forces' scale is.
+const captionHeight = vg.Length(20)
+
+// frame is the box of what moves over the snapshots: the elastic bodies,
+// the free rigid bodies and the point masses (every rigid body when all
+// are driven).
+func frame(snaps []results.Snapshot) (lo, hi [2]float64) {
+	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	add := func(x [2]float64) {
+		lo[0], lo[1] = math.Min(lo[0], x[0]), math.Min(lo[1], x[1])
+		hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
+	}
+	for _, s := range snaps {
+		for _, p := range s.Pos {
+			for _, x := range p {
+				add(x)
+			}
+		}
+		for k, p := range s.Rigid {
+			if !s.Driven[k] {
+				for _, x := range p {
+					add(x)
+				}
+			}
+		}
+		for _, x := range s.Masses {
+			add(x)
+		}
+	}
+	if math.IsInf(lo[0], 1) { // only driven bodies and obstacles: frame them
+		for _, s := range snaps {
+			for _, p := range append(slices.Clip(s.Rigid), s.Obstacles...) {
+				for _, x := range p {
+					add(x)
+				}
+			}
+		}
+	}
+	if math.IsInf(lo[0], 1) {
+		return [2]float64{-1, -1}, [2]float64{1, 1}
+	}
+	return lo, hi
+}
+
+// layout chooses the columns of a grid of n panels of data aspect w/h
+// (their size in points) so that the picture is about 3:2.
+func layout(n int, aspect float64) (cols int, pw, ph vg.Length) {
+	const area = 300 * 300 // points^2 a panel
+	pw = vg.Length(math.Sqrt(area * aspect))
+	ph = vg.Length(math.Sqrt(area / aspect))
+	pw, ph = pw+40, ph+45 // axes and title
+	cols = int(math.Round(math.Sqrt(float64(n) * 1.5 * float64(ph) / float64(pw))))
+	return min(max(cols, 1), n), pw, ph
+}
+
+// largestForces are the largest arrow and chain forces over the snapshots.
+func largestForces(snaps []results.Snapshot) (arrow, chain float64) {
+	for _, s := range snaps {
+		for _, a := range s.Arrows {
+			arrow = math.Max(arrow, math.Hypot(a.F[0], a.F[1]))
+		}
+		for _, c := range s.Chains {
+			chain = math.Max(chain, c.F)
+		}
+	}
+	return arrow, chain
+}
+
+// forceCaption says what the arrows' and chains' scales are.
+func forceCaption(arrow, chain float64) string {
+	var parts []string
+	if arrow > 0 {
+		f, p := si(arrow)
+		parts = append(parts, fmt.Sprintf("arrows: contact forces, the longest %.3g %sN/m", f*arrow, p))
+	}
+	if chain > 0 {
+		f, p := si(chain)
+		parts = append(parts, fmt.Sprintf("black lines: normal forces between rigid bodies, the widest %.3g %sN/m", f*chain, p))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// forceColor draws contact forces.
+var forceColor = color.RGBA{0, 0, 0, 255}
+
+// addForces draws a snapshot's contact forces: arrows scaled so that
+// fmax is length long, chains 0.3 to 4 points wide up to cmax.
+func addForces(p *plot.Plot, s results.Snapshot, fmax, cmax, length float64) error {
+	for _, c := range s.Chains {
+		l, err := plotter.NewLine(plotter.XYs{{X: c.A[0], Y: c.A[1]}, {X: c.B[0], Y: c.B[1]}})
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width = forceColor, vg.Points(0.3+3.7*c.F/cmax)
+		p.Add(l)
+	}
+	for _, a := range s.Arrows {
+		f := math.Hypot(a.F[0], a.F[1])
+		if f == 0 {
+			continue
+		}
+		d := length * f / fmax
+		ux, uy := a.F[0]/f, a.F[1]/f
+		tip := [2]float64{a.At[0] + d*ux, a.At[1] + d*uy}
+		head := 0.25 * d
+		pts := plotter.XYs{{X: a.At[0], Y: a.At[1]}, {X: tip[0], Y: tip[1]},
+			{X: tip[0] - head*(ux*0.9-uy*0.4), Y: tip[1] - head*(uy*0.9+ux*0.4)}, {X: tip[0], Y: tip[1]},
+			{X: tip[0] - head*(ux*0.9+uy*0.4), Y: tip[1] - head*(uy*0.9-ux*0.4)}}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width = forceColor, vg.Points(0.8)
+		p.Add(l)
+	}
+	return nil
+}
+
+// addBodies draws a snapshot's elastic bodies' cell sides, rigid bodies'
+// outlines, obstacles (grey), springs and point masses.
+func addBodies(p *plot.Plot, s results.Snapshot) error {
+	for b, m := range s.Meshes {
+		for _, seg := range sides(m) {
+			pts := make(plotter.XYs, len(seg))
+			for i, n := range seg {
+				pts[i] = plotter.XY{X: s.Pos[b][n][0], Y: s.Pos[b][n][1]}
+			}
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return err
+			}
+			l.Color = bodyColors[b%len(bodyColors)]
+			l.Width = vg.Points(0.5)
+			p.Add(l)
+		}
+	}
+	for b, o := range s.Rigid {
+		pts := make(plotter.XYs, len(o)+1)
+		for i := range pts {
+			x := o[i%len(o)]
+			pts[i] = plotter.XY{X: x[0], Y: x[1]}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		l.Color = bodyColors[(len(s.Meshes)+b)%len(bodyColors)]
+		l.Width = vg.Points(0.5)
+		p.Add(l)
+	}
+	for _, o := range s.Obstacles { // grey, cut at the panel's edge like a ground
+		pts := make(plotter.XYs, len(o))
+		for i, x := range o {
+			pts[i] = plotter.XY{X: x[0], Y: x[1]}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		l.Color = color.Gray{Y: 96}
+		l.Width = vg.Points(1)
+		p.Add(l)
+	}
+	return addPoints(p, s)
 }
 
 // addPoints draws a snapshot's springs as thin black lines and its point
@@ -179,14 +324,6 @@ func addPoints(p *plot.Plot, s results.Snapshot) error {
 	return nil
 }
 
-// timeLabel writes a time in ms below a second, in s above.
-func timeLabel(t float64) string {
-	if t >= 1 {
-		return fmt.Sprintf("%.4g s", t)
-	}
-	return fmt.Sprintf("%.3g ms", 1e3*t)
-}
-
 // Gaps draws the distances between the pairs of rigid bodies against
 // time.
 func Gaps(path string, names []string, pts []results.EnergyPoint) error {
@@ -194,64 +331,138 @@ func Gaps(path string, names []string, pts []results.EnergyPoint) error {
 	for k, name := range names {
 		lines[k] = line{name: name, xy: make(plotter.XYs, len(pts))}
 		for i, e := range pts {
-			lines[k].xy[i] = plotter.XY{X: e.T, Y: 1e3 * e.Gaps[k]}
+			lines[k].xy[i] = plotter.XY{X: e.T, Y: e.Gaps[k]}
 		}
 	}
-	return lineChart(path, "gaps between rigid bodies", "t (s)", "mm", lines)
+	return timeChart(path, "gaps between rigid bodies", "gap", "m", lines)
 }
 
-// Energy draws the energy history.
+// Energy draws the energy ledger (energyLines) against time.
 func Energy(path string, pts []results.EnergyPoint) error {
-	series := []struct {
+	if len(pts) == 0 {
+		return nil
+	}
+	lines, closure := energyLines(pts)
+	title := "energy ledger"
+	if !math.IsNaN(closure) {
+		title = fmt.Sprintf("energy ledger (closes to %.1e of its largest term)", closure)
+	}
+	return timeChart(path, title, "energy", "J", lines)
+}
+
+// energyLines are the curves of the energy ledger: what the bodies hold
+// (kinetic + elastic; kinetic and elastic apart when there is elastic
+// energy), every work in and every loss (a term that stays zero left
+// out), and, dashed, the initial energy plus the works less the losses,
+// which lies on what the bodies hold when the ledger closes; closure is
+// their largest difference over the largest term (NaN when every term is
+// zero).
+func energyLines(pts []results.EnergyPoint) (lines []line, closure float64) {
+	e0 := pts[0].E.Balance()
+	elastic := hasElastic(pts)
+	stored := "kinetic" // all the bodies hold, without elastic energy
+	if elastic {
+		stored = "kinetic + elastic"
+	}
+	terms := []struct {
 		name string
 		f    func(e results.EnergyPoint) float64
+		show bool
 	}{
-		{"kinetic", func(e results.EnergyPoint) float64 { return e.E.Kinetic }},
-		{"elastic", func(e results.EnergyPoint) float64 { return e.E.Elastic }},
-		{"kinetic + elastic", func(e results.EnergyPoint) float64 { return e.E.Kinetic + e.E.Elastic }},
-		{"friction loss", func(e results.EnergyPoint) float64 { return -e.Works[1] }},
-		{"contact-law loss", func(e results.EnergyPoint) float64 { return -e.Works[0] }},
-		{"numerical + damping loss", func(e results.EnergyPoint) float64 { return e.E.Numerical + e.E.Damping }},
+		{stored, func(e results.EnergyPoint) float64 { return e.E.Kinetic + e.E.Elastic }, true},
+		{"kinetic", func(e results.EnergyPoint) float64 { return e.E.Kinetic }, elastic},
+		{"elastic", func(e results.EnergyPoint) float64 { return e.E.Elastic }, elastic},
+		{"work of external forces", func(e results.EnergyPoint) float64 { return e.E.External }, false},
+		{"work of moving obstacles", func(e results.EnergyPoint) float64 { return e.Works.Obstacle }, false},
+		{"push-out work", func(e results.EnergyPoint) float64 { return e.Works.PushOut }, false},
+		{"friction loss", func(e results.EnergyPoint) float64 { return -e.Works.Friction }, false},
+		{"contact-law loss", func(e results.EnergyPoint) float64 { return -e.Works.Law }, false},
+		{"damping + numerical loss", func(e results.EnergyPoint) float64 { return e.E.Damping + e.E.Numerical }, false},
 	}
-	lines := make([]line, len(series))
-	for k, sr := range series {
-		lines[k] = line{name: sr.name, xy: make(plotter.XYs, len(pts))}
+	var scale float64
+	for k, tm := range terms {
+		ln := line{name: tm.name, xy: make(plotter.XYs, len(pts))}
+		var most float64
 		for i, e := range pts {
-			lines[k].xy[i] = plotter.XY{X: 1e3 * e.T, Y: sr.f(e)}
+			v := tm.f(e)
+			ln.xy[i] = plotter.XY{X: e.T, Y: v}
+			most = math.Max(most, math.Abs(v))
+		}
+		scale = math.Max(scale, most)
+		if tm.show || (k > 2 && most > 0) {
+			lines = append(lines, ln)
 		}
 	}
-	return lineChart(path, "energy", "t (ms)", "J", lines)
+	closing := line{name: "initial + works - losses", xy: make(plotter.XYs, len(pts)), dashed: true}
+	var gap float64
+	for i, e := range pts {
+		v := e0 + e.E.External + e.E.Contact - e.E.Damping - e.E.Numerical
+		closing.xy[i] = plotter.XY{X: e.T, Y: v}
+		gap = math.Max(gap, math.Abs(v-e.E.Kinetic-e.E.Elastic))
+	}
+	if scale == 0 {
+		return append(lines, closing), math.NaN()
+	}
+	return append(lines, closing), gap / scale
 }
 
-// line is one named curve of a lineChart.
+// hasElastic tells whether any point has elastic energy.
+func hasElastic(pts []results.EnergyPoint) bool {
+	for _, e := range pts {
+		if e.E.Elastic != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// line is one named curve of a chart.
 type line struct {
-	name string
-	xy   plotter.XYs
+	name   string
+	xy     plotter.XYs
+	dashed bool
 }
 
-// lineChart draws curves against one axis, a colour and a legend entry
-// each, 640 x 400 points.
-func lineChart(path, title, xlabel, ylabel string, lines []line) error {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
+// timeChart draws curves of a quantity (its unit given an SI prefix for
+// the values) against time (s, written in the unit timeAxisFor picks), a
+// colour and a legend entry each beside the data, 640 x 400 points.
+func timeChart(path, title, quantity, unit string, lines []line) error {
+	var last float64
+	var ys []float64
+	for _, ln := range lines {
+		for _, p := range ln.xy {
+			last = math.Max(last, p.X)
+			ys = append(ys, p.Y)
+		}
+	}
+	ta := timeAxisFor(last)
+	f, prefix := si(largestAbs(ys))
+	p := newPlot(title, "t ("+ta.unit+")", unitLabel(quantity, prefix, unit))
+	leg := newLegend()
 	for k, ln := range lines {
-		l, err := plotter.NewLine(ln.xy)
+		xy := make(plotter.XYs, len(ln.xy))
+		for i, q := range ln.xy {
+			xy[i] = plotter.XY{X: ta.factor * q.X, Y: f * q.Y}
+		}
+		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return err
 		}
 		l.Color = plotColor(k)
 		l.Width = vg.Points(1.2)
+		if ln.dashed {
+			l.Color, l.Width, l.Dashes = color.Black, vg.Points(1.5), []vg.Length{vg.Points(5), vg.Points(4)}
+		}
 		p.Add(l)
-		p.Legend.Add(ln.name, l)
+		leg.add(ln.name, l)
 	}
-	p.Legend.Top = true
-	return savePNG(path, [][]*plot.Plot{{p}}, vg.Points(640), vg.Points(400))
+	return saveChart(path, p, leg, vg.Points(640+legendWidth), vg.Points(400))
 }
 
 func plotColor(k int) color.Color {
-	palette := []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{0, 0, 0, 255},
-		color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}}
+	palette := []color.Color{color.RGBA{0, 0, 0, 255}, color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255},
+		color.RGBA{44, 160, 44, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255},
+		color.RGBA{140, 86, 75, 255}, color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255}, color.RGBA{23, 190, 207, 255}}
 	return palette[k%len(palette)]
 }
 
@@ -274,10 +485,44 @@ func drawable(p *plot.Plot) error {
 // quantity, far enough below overflow for the tick search.
 const maxAxis = 1e200
 
-// savePNG lays plots out in a grid and writes a PNG atomically.
+// saveChart writes one plot with its legend in a strip at its right (no
+// strip for an empty legend) to a PNG, atomically.
+func saveChart(path string, p *plot.Plot, leg *legend, w, h vg.Length) error {
+	if err := drawable(p); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	strip := vg.Length(0)
+	if leg != nil && leg.n > 0 {
+		strip = vg.Points(legendWidth)
+	}
+	p.Draw(draw.Crop(dc, vg.Points(5), -strip-vg.Points(5), vg.Points(5), -vg.Points(5)))
+	if strip > 0 {
+		leg.Top, leg.Left = true, true
+		leg.Draw(draw.Crop(dc, w-strip, 0, vg.Points(5), -vg.Points(30)))
+	}
+	return writePNG(path, img)
+}
+
+// writePNG writes an image through atomicfile: a hidden, unique
+// temporary, removed on error (PATH.tmp was neither, and stayed behind an
+// interrupted run).
+func writePNG(path string, img *vgimg.Canvas) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
+		return err
+	})
+}
+
+// savePNG lays plots out in a grid (nil: an empty tile) and writes a PNG
+// atomically.
 func savePNG(path string, plots [][]*plot.Plot, w, h vg.Length) error {
 	for _, row := range plots {
 		for _, p := range row {
+			if p == nil {
+				continue
+			}
 			if err := drawable(p); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
@@ -290,13 +535,10 @@ func savePNG(path string, plots [][]*plot.Plot, w, h vg.Length) error {
 	canvases := plot.Align(plots, tiles, dc)
 	for i := range plots {
 		for j, p := range plots[i] {
-			p.Draw(canvases[i][j])
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
 		}
 	}
-	// Through atomicfile: a hidden, unique temporary, removed on error
-	// (PATH.tmp was neither, and stayed behind an interrupted run).
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
-		return err
-	})
+	return writePNG(path, img)
 }

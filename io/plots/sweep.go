@@ -1,34 +1,55 @@
 package plots
 
 import (
-	"gonum.org/v1/plot"
+	"math"
+
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/fecontact/fecontact/io/results"
 )
 
-// Sweep draws a parameter study's contact duration against a setting
-// (xlabel), a line with its points per series (a combination of the
-// other settings' values, its label; none: no legend), into a PNG.
+// Sweep draws a parameter study's contact duration against the swept
+// setting (xlabel), a line with its points per series (a combination of
+// the other settings' values, its label, in a legend beside; none: no
+// legend), into a PNG. The durations' axis starts at 0 and is written in
+// the unit an SI prefix makes readable (ms), so that a constant duration
+// reads as one.
 func Sweep(path, xlabel string, series []results.Series) error {
-	p := plot.New()
-	p.Title.Text = "contact duration"
-	p.X.Label.Text, p.Y.Label.Text = xlabel, "contact duration (s)"
+	var ys []float64
+	for _, sr := range series {
+		ys = append(ys, sr.Y...)
+	}
+	top := largestAbs(ys)
+	f, prefix := si(top)
+	p := newPlot("contact duration", xlabel, unitLabel("contact duration", prefix, "s"))
+	leg := newLegend()
 	for k, sr := range series {
-		xy := make(plotter.XYs, len(sr.T))
+		xy := make(plotter.XYs, 0, len(sr.T))
 		for i := range sr.T {
-			xy[i] = plotter.XY{X: sr.T[i], Y: sr.Y[i]}
+			if !math.IsNaN(sr.Y[i]) {
+				xy = append(xy, plotter.XY{X: sr.T[i], Y: f * sr.Y[i]})
+			}
+		}
+		if len(xy) == 0 {
+			continue
 		}
 		l, s, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return err
 		}
-		l.Color, s.Color = plotColor(k), plotColor(k)
+		l.Color, s.Color = plotColor(k+1), plotColor(k+1)
 		p.Add(l, s)
 		if sr.Label != "" {
-			p.Legend.Add(sr.Label, l, s)
+			leg.add(sr.Label, l, s)
 		}
 	}
-	return savePNG(path, [][]*plot.Plot{{p}}, 6*vg.Inch, 4*vg.Inch)
+	if top > 0 {
+		p.Y.Min, p.Y.Max = 0, 1.15*f*top
+	}
+	w := vg.Points(600)
+	if leg.n > 0 {
+		w += vg.Points(legendWidth)
+	}
+	return saveChart(path, p, leg, w, vg.Points(400))
 }

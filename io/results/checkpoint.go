@@ -36,6 +36,8 @@ type SnapshotState struct {
 	Driven                []bool
 	Masses                [][2]float64
 	Springs               [][2][2]float64
+	Arrows                []Arrow
+	Chains                []Chain
 }
 
 // Checkpoint flushes history.csv and returns the Writer's state after the
@@ -48,7 +50,7 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 	st := WriterState{History: n, Count: o.count, Bodies: o.bodies.count, Stride: o.stride, E0: o.e0,
 		Energy: slices.Clone(o.energy), Figures: o.figures, First: o.figures.first, Last: o.figures.last, Lists: map[string][]vtk.Entry{}}
 	for _, s := range o.snaps {
-		st.Snaps = append(st.Snaps, SnapshotState{s.T, s.Pos, s.Rigid, s.Obstacles, s.Driven, s.Masses, s.Springs})
+		st.Snaps = append(st.Snaps, SnapshotState{s.T, s.Pos, s.Rigid, s.Obstacles, s.Driven, s.Masses, s.Springs, s.Arrows, s.Chains})
 	}
 	if p := o.profile; p != nil {
 		for _, s := range p.sums {
@@ -84,7 +86,7 @@ func ResumeWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, s
 	w.energy, w.figures = st.Energy, st.Figures
 	w.figures.first, w.figures.last = st.First, st.Last
 	for _, s := range st.Snaps {
-		snap := Snapshot{T: s.T, Pos: s.Pos, Rigid: s.Rigid, Obstacles: s.Obstacles, Driven: s.Driven, Masses: s.Masses, Springs: s.Springs}
+		snap := Snapshot{T: s.T, Pos: s.Pos, Rigid: s.Rigid, Obstacles: s.Obstacles, Driven: s.Driven, Masses: s.Masses, Springs: s.Springs, Arrows: s.Arrows, Chains: s.Chains}
 		for i := range sim.Stepper.NumBodies() {
 			snap.Meshes = append(snap.Meshes, sim.Stepper.Body(i).Space.Mesh)
 		}

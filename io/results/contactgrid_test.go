@@ -86,3 +86,32 @@ func TestRigidGridDisk(t *testing.T) {
 	}
 	t.Fatal("no angle")
 }
+
+// TestFirstContactFrame: the first frame of contacts.pvd holds the units
+// found at t = 0, with no impulse (a block set on a floor touches it from
+// the start), not an empty piece; the first step starts from the same
+// detection, so its units are those.
+func TestFirstContactFrame(t *testing.T) {
+	data, err := examples.Scene("resting-block")
+	require.NoError(t, err)
+	sc, err := scene.Decode(strings.NewReader(string(data)), "resting-block/scene.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(scene.Variant{})
+	require.NoError(t, err)
+	sim, err := m.Simulation()
+	require.NoError(t, err)
+	require.NoError(t, sim.StartContacts())
+	first := ContactGrid(sim)
+	require.NotEmpty(t, first.Points, "the block touches the floor at t = 0")
+	for _, f := range first.PointData {
+		if strings.HasPrefix(f.Name, "impulse") || f.Name == "force" {
+			for _, v := range f.Values {
+				require.Zero(t, v, f.Name)
+			}
+		}
+	}
+	_, err = sim.Step()
+	require.NoError(t, err)
+	require.Equal(t, first.Points, ContactGrid(sim).Points, "the first step's units are those found at the start")
+	require.NoError(t, sim.StartContacts(), "after a step: nothing")
+}

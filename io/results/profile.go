@@ -81,9 +81,10 @@ func (p *profile) mean(w int) (y, v []float64) {
 // label names window w: its time span.
 func (p *profile) label(w int) string {
 	if w == 0 {
-		return fmt.Sprintf("from %g s", p.From)
+		return fmt.Sprintf("from %.4g s", p.From)
 	}
-	return fmt.Sprintf("%g-%g s", p.From+float64(w-1)*p.Window, p.From+float64(w)*p.Window)
+	// %.4g: 0.15000000000000002 as 0.15
+	return fmt.Sprintf("%.4g-%.4g s", p.From+float64(w-1)*p.Window, p.From+float64(w)*p.Window)
 }
 
 // write writes profile.csv and profile.png in the folder: the mean over

@@ -63,9 +63,9 @@ type recorder struct {
 	profile ProfileCurves
 }
 
-func (r *recorder) Energy(path string, pts []EnergyPoint) error               { return nil }
-func (r *recorder) Gaps(path string, names []string, pts []EnergyPoint) error { return nil }
-func (r *recorder) Bodies(path string, snaps []Snapshot) error                { return nil }
+func (r *recorder) Energy(path string, pts []EnergyPoint) error                 { return nil }
+func (r *recorder) Gaps(path string, names []string, pts []EnergyPoint) error   { return nil }
+func (r *recorder) Bodies(path string, snaps []Snapshot, frame []float64) error { return nil }
 func (r *recorder) Profile(path string, c ProfileCurves) error {
 	r.path, r.profile = path, c
 	return nil

@@ -35,6 +35,7 @@ type Writer struct {
 	depths   [][]float64 // the nodes' depths inside another body, for bodies.pvd
 	figures  Figures
 	painter  Painter
+	frame    []float64 // Options.Frame
 }
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
@@ -47,8 +48,15 @@ const maxPlotPoints = 2000
 type EnergyPoint struct {
 	T     float64
 	E     timestep.Energy
-	Works [3]float64 // of the contact law, friction and obstacles (J)
-	Gaps  []float64  // Options.Gaps' distances (m)
+	Works Works
+	Gaps  []float64 // Options.Gaps' distances (m)
+}
+
+// Works are the parts of the contact impulses' work since the start (J;
+// E.Contact is their sum): of the contact law (<= 0), of friction (<= 0),
+// of moving obstacles on the bodies, and of pushing penetrations out.
+type Works struct {
+	Law, Friction, Obstacle, PushOut float64
 }
 
 // Painter draws a run's pictures from what the Writer kept; package
@@ -57,7 +65,9 @@ type EnergyPoint struct {
 type Painter interface {
 	Energy(path string, pts []EnergyPoint) error
 	Gaps(path string, names []string, pts []EnergyPoint) error
-	Bodies(path string, snaps []Snapshot) error
+	// Bodies draws snaps in frame ([xmin, xmax, ymin, ymax]; nil: the
+	// bodies that move).
+	Bodies(path string, snaps []Snapshot, frame []float64) error
 	Profile(path string, p ProfileCurves) error
 }
 
@@ -70,6 +80,7 @@ var pieceFiles = []string{"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[
 type Options struct {
 	Encoding vtk.Encoding
 	Pictures []float64 // times of bodies.png's snapshots (none: no picture)
+	Frame    []float64 // the region bodies.png shows, [xmin, xmax, ymin, ymax] (nil: the bodies that move)
 	// Painter draws energy.png, bodies.png, gaps.png and profile.png
 	// (plots.Painter); nil: no picture.
 	Painter Painter
@@ -109,7 +120,7 @@ func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at i
 		return nil, err
 	}
 	w := &Writer{sim: sim, files: files, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
-		bodies: &series{files: files, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter}
+		bodies: &series{files: files, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter, frame: slices.Clone(opt.Frame)}
 	if p := opt.Profile; p != nil {
 		w.profile = &profile{Profile: *p}
 	}
@@ -126,6 +137,11 @@ func (o *Writer) Figures() Figures { return o.figures }
 // Record records a step (the initial state when st.Step is 0: call it
 // before the first step) and writes the fields when write is set.
 func (o *Writer) Record(st timestep.StepStats, write bool) error {
+	if st.Step == 0 { // the first frame shows the contacts found at the start
+		if err := o.sim.StartContacts(); err != nil {
+			return err
+		}
+	}
 	o.note(st, write)
 	if !write {
 		return nil
@@ -176,7 +192,7 @@ func (o *Writer) KeepPoint() {
 	if n := len(o.energy); n > 0 && o.energy[n-1].T == t {
 		return
 	}
-	o.energy = append(o.energy, EnergyPoint{t, sim.TotalEnergy(), [3]float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork}, o.hist.rigid.distances()})
+	o.energy = append(o.energy, EnergyPoint{t, sim.TotalEnergy(), Works{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork}, o.hist.rigid.distances()})
 }
 
 // WriteFields writes the fields of the state now: a piece of every
@@ -305,13 +321,16 @@ func (o *Writer) Abandon(err error) error {
 }
 
 // Close completes the run's files: history.csv under its final name, the
-// pictures.
+// ParaView script (ParaViewScript), the pictures.
 func (o *Writer) Close() error {
 	if err := o.hist.close(); err != nil {
 		return err
 	}
 	if err := o.profile.write(o.files, o.painter); err != nil {
 		return fmt.Errorf("profile: %w", err)
+	}
+	if err := writeParaViewScript(o.files, o.writtenSeries()); err != nil {
+		return fmt.Errorf("%s: %w", ParaViewScript, err)
 	}
 	return o.draw()
 }
@@ -325,7 +344,7 @@ func (o *Writer) draw() error {
 		return err
 	}
 	if len(o.snaps) > 0 {
-		if err := o.picture("bodies.png", func(p string) error { return o.painter.Bodies(p, o.snaps) }); err != nil {
+		if err := o.picture("bodies.png", func(p string) error { return o.painter.Bodies(p, o.snaps, o.frame) }); err != nil {
 			return err
 		}
 	}
