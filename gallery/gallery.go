@@ -95,7 +95,7 @@ type entry struct {
 }
 
 // pictureOrder is the order of a run's pictures on the page.
-var pictureOrder = []string{"bodies.png", "energy.png", "gaps.png", "profile.png"}
+var pictureOrder = []string{"bodies.png", "energy.png", "gaps.png", "profile.png", "forces.png", "fabric.png"}
 
 // runExample runs one example into folder, copies its pictures into the
 // gallery, and renders its ParaView script when asked.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/internal/plural"
@@ -326,6 +327,9 @@ func writerOptions(sc *scene.Scene) results.Options {
 	if p := sc.Output.Profile; p != nil {
 		o.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
 	}
+	if g := sc.Output.Granular; g != nil {
+		o.Granular = GranularOptions(g.Region, g.Window)
+	}
 	return o
 }
 
@@ -407,6 +411,9 @@ func (rs *running) finish(e0 float64, elapsed time.Duration) error {
 		return err
 	}
 	sum.print(&b, sim, sc.Solver, e0, r.Done, elapsed, opt.Dir, wrote(files))
+	if g := rs.out.GranularSummary(); g != "" {
+		fmt.Fprintln(&b, g)
+	}
 	if rs.ex != nil {
 		rs.ex.report(&b)
 	}
@@ -501,4 +508,18 @@ func PeakMemory() string {
 		}
 	}
 	return "unknown"
+}
+
+// GranularOptions are a granular study's options from a region [xmin,
+// xmax, ymin, ymax] and a window [from, to] (either nil: none), as the
+// scene and fecontact granular give them.
+func GranularOptions(region, window []float64) *granular.Options {
+	o := &granular.Options{}
+	if len(region) == 4 {
+		o.Region = granular.Region{X0: region[0], X1: region[1], Y0: region[2], Y1: region[3]}
+	}
+	if len(window) == 2 {
+		o.From, o.To = window[0], window[1]
+	}
+	return o
 }

@@ -111,6 +111,18 @@ type Output struct {
 	// Profile writes the rigid bodies' velocity profile (profile.csv,
 	// profile.png).
 	Profile *Profile `toml:"profile"`
+	// Granular measures the rigid grains at every output time
+	// (granular.csv, forces.png, fabric.png, chains.pvd; package granular).
+	Granular *Granular `toml:"granular"`
+}
+
+// Granular is a granular study's region and window: the grains whose
+// centre lies in Region = [xmin, xmax, ymin, ymax] (m; none: the free
+// grains' box at each time), the means and distributions over the output
+// times in Window = [from, to] (s; none: the whole run).
+type Granular struct {
+	Region []float64 `toml:"region"`
+	Window []float64 `toml:"window"`
 }
 
 // Profile is the mean x velocity of the free rigid bodies in Strips
@@ -412,6 +424,17 @@ func (s *Scene) check() error {
 		!(p.Window == 0 || p.Window >= t.H) || !finite(p.Window) || (p.Window > 0 && (t.Duration-p.From)/p.Window > maxWindows)) {
 		return bad("[output]", "profile", fmt.Sprintf("{strips = %d, y = %v, from = %g, window = %g}", p.Strips, p.Y, p.From, p.Window),
 			fmt.Sprintf("expected strips in [1, %d], y = [bottom, top] with bottom < top, from in [0, %g] s, window 0 (none) or at least the step h = %g s and at most %d windows over the run", maxStrips, t.Duration, t.H, maxWindows))
+	}
+	if g := o.Granular; g != nil {
+		if r := g.Region; r != nil && (len(r) != 4 || !finite(r...) || !(r[1] > r[0]) || !(r[3] > r[2])) {
+			return bad("[output]", "granular.region", fmt.Sprint(r), "expected [xmin, xmax, ymin, ymax] in m with xmin < xmax and ymin < ymax")
+		}
+		if w := g.Window; w != nil && (len(w) != 2 || !finite(w...) || w[0] < 0 || !(w[1] > w[0])) {
+			return bad("[output]", "granular.window", fmt.Sprint(w), "expected [from, to] in s with 0 <= from < to")
+		}
+		if len(s.Rigid) == 0 && len(s.Grains) == 0 {
+			return bad("[output]", "granular", "{...}", "the scene has no [[rigid]] body or [[grains]]: the measures are of rigid grains")
+		}
 	}
 	if f := o.Frame; f != nil && (len(f) != 4 || !finite(f...) || !(f[1] > f[0]) || !(f[3] > f[2])) {
 		return bad("[output]", "frame", fmt.Sprint(f), "expected [xmin, xmax, ymin, ymax] in m with xmin < xmax and ymin < ymax: the region bodies.png shows")

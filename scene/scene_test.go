@@ -57,6 +57,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"order", minimal + "[solver]\norder = \"colored\"\n", `[solver]: order = "colored": expected natural, alternating, random or coloured`},
 		{"every 0", minimal + "[output]\nevery = 0\n", "[output]: every = 0: expected a whole number of steps >= 1"},
 		{"frame of 3", minimal + "[output]\nframe = [0.0, 1.0, 0.0]\n", "[output]: frame = [0 1 0]: expected [xmin, xmax, ymin, ymax] in m"},
+		{"granular without grains", minimal + "[output]\ngranular = {}\n", "the scene has no [[rigid]] body or [[grains]]: the measures are of rigid grains"},
 		{"frame upside down", minimal + "[output]\nframe = [0.0, 1.0, 1.0, 0.0]\n", "expected [xmin, xmax, ymin, ymax] in m with xmin < xmax and ymin < ymax"},
 		{"frame nan", minimal + "[output]\nframe = [0.0, nan, 0.0, 1.0]\n", "[output]: frame = [0 NaN 0 1]"},
 		{"h beyond duration", strings.Replace(minimal, "h = 1e-6", "h = 1e-4", 1), "[time]: duration = 1e-05: shorter than half a step of h = 0.0001 s"},

@@ -52,6 +52,7 @@ func commands() []command {
 		{"bench", "time a built-in example at several refinements: the performance table of docs/performance.md", benchCmd},
 		{"plot", "draw a column of several runs' history.csv against time (compare runs)", plotCmd},
 		{"explore", "survey the contact forces that hold rigid bodies at rest (random Gauss-Seidel runs and the exact sets)", exploreCmd},
+		{"granular", "measure the rigid grains of a run's folder: coordination, solid fraction, fabric, stress, force distribution", granularCmd},
 		{"sweep", "run variants of a scene (--set KEY=VALUES) on the cores and gather their figures in one CSV and plot", sweepCmd},
 		{"gallery", "run every example and write their pictures and the page that shows them (docs/gallery.md)", galleryCmd},
 		{"version", "say which fecontact this is (version, commit, Go)", versionCmd},

@@ -1015,3 +1015,29 @@ func TestSweepManifestDamaged(t *testing.T) {
 		assert.Contains(t, stderr, path+": the settings make 1e+08 variants, more than the 10000 a sweep runs: fewer values, or several sweeps: damaged; plan the sweep again", "%v", args)
 	}
 }
+
+// TestGranularCommand: fecontact granular measures a finished run's
+// grains into its folder, and refuses a region upside down or a folder
+// without rigid bodies with what to give instead.
+func TestGranularCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := fecontact("example", "pillar", "--steps", "100", "--every", "20", "--quiet", "-o", dir)
+	require.Equal(t, 0, code, stderr)
+	code, stdout, stderr := fecontact("granular", dir, "--window", "0.05,0.1")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "granular (mean of 3 output times from t = 0.05 s): 18.0 grains")
+	assert.Contains(t, stdout, "wrote "+dir+": granular.csv, forces.png, fabric.png")
+	assert.FileExists(t, filepath.Join(dir, "granular.csv"))
+	code, _, stderr = fecontact("granular", dir, "--region", "0,1,1,0")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--region 0,1,1,0: expected xmin < xmax and ymin < ymax")
+	code, _, stderr = fecontact("granular", dir, "--window", "a,b")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--window a,b: "a" is not a finite number`)
+	elastic := t.TempDir()
+	code, _, stderr = fecontact("example", "colliding-blocks", "--steps", "5", "--quiet", "-o", elastic)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = fecontact("granular", elastic)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "(a run with rigid bodies writes rigid.pvd)")
+}

@@ -33,3 +33,11 @@ func (Painter) Sweep(path, xlabel string, series []results.Series) error {
 
 // Profile draws profile.png.
 func (Painter) Profile(path string, c results.ProfileCurves) error { return Profile(path, c) }
+
+// Forces draws forces.png.
+func (Painter) Forces(path string, width float64, density []float64) error {
+	return ForceDensity(path, width, density)
+}
+
+// Fabric draws fabric.png.
+func (Painter) Fabric(path string, shares []float64) error { return Fabric(path, shares) }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
@@ -27,6 +28,7 @@ type WriterState struct {
 	ProfileCount  [][]int
 	ProfileSteps  []int
 	Lists         map[string][]vtk.Entry // per .pvd (its name without the extension)
+	Granular      *granular.Series       // nil: the run does not measure its grains
 }
 
 // SnapshotState is a Snapshot without its meshes (the simulation's).
@@ -62,13 +64,18 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 	for name, c := range o.lists() {
 		st.Lists[name] = c.Entries()
 	}
+	if o.granular != nil {
+		g := *o.granular
+		g.Rows, g.Hist, g.Rose = slices.Clone(g.Rows), slices.Clone(g.Hist), slices.Clone(g.Rose)
+		st.Granular = &g
+	}
 	return st, nil
 }
 
 // lists are the Writer's .pvd collections by name.
 func (o *Writer) lists() map[string]*vtk.Collection {
 	return map[string]*vtk.Collection{"bodies": &o.bodies.pvd, "contacts": &o.contacts, "rigid": &o.rigid,
-		"masses": &o.masses, "springs": &o.springs, "obstacles": &o.obstacle}
+		"masses": &o.masses, "springs": &o.springs, "obstacles": &o.obstacle, "chains": &o.chains}
 }
 
 // ResumeWriter opens the files of a run in dir, stopped after the step
@@ -96,6 +103,9 @@ func ResumeWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, s
 		for k := range st.ProfileSteps {
 			p.sums = append(p.sums, strips{sum: st.ProfileSum[k], count: st.ProfileCount[k], steps: st.ProfileSteps[k]})
 		}
+	}
+	if w.granular != nil && st.Granular != nil {
+		w.granular = st.Granular
 	}
 	if err := w.restoreLists(st.Lists); err != nil {
 		return nil, err

@@ -58,7 +58,7 @@ func (o *Writer) writtenSeries() []string {
 	for _, s := range []struct {
 		name string
 		list int
-	}{{"rigid.pvd", len(o.rigid.Entries())}, {"obstacles.pvd", len(o.obstacle.Entries())},
+	}{{"rigid.pvd", len(o.rigid.Entries())}, {"obstacles.pvd", len(o.obstacle.Entries())}, {"chains.pvd", len(o.chains.Entries())},
 		{"springs.pvd", len(o.springs.Entries())}, {"masses.pvd", len(o.masses.Entries())},
 		{"contacts.pvd", len(o.contacts.Entries())}} {
 		if s.list > 0 {
@@ -183,6 +183,11 @@ def main(argv):
         d.ColorArrayName = ["POINTS", ""]
         d.AmbientColor = d.DiffuseColor = [0.35, 0.35, 0.35]
         d.LineWidth = 2.0
+    if "chains.pvd" in readers:  # force chains: lines between grains, by normal force
+        d = pv.Show(readers["chains.pvd"], view)
+        pv.ColorBy(d, ("CELLS", "force_normal"))
+        d.LineWidth = 2.0
+        d.SetScalarBarVisibility(view, False)
     if "springs.pvd" in readers:
         d = pv.Show(readers["springs.pvd"], view)
         d.ColorArrayName = ["POINTS", ""]

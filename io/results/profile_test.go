@@ -66,6 +66,8 @@ type recorder struct {
 func (r *recorder) Energy(path string, pts []EnergyPoint) error                 { return nil }
 func (r *recorder) Gaps(path string, names []string, pts []EnergyPoint) error   { return nil }
 func (r *recorder) Bodies(path string, snaps []Snapshot, frame []float64) error { return nil }
+func (r *recorder) Forces(path string, width float64, density []float64) error  { return nil }
+func (r *recorder) Fabric(path string, shares []float64) error                  { return nil }
 func (r *recorder) Profile(path string, c ProfileCurves) error {
 	r.path, r.profile = path, c
 	return nil

@@ -35,12 +35,13 @@ func Outline(b *rigid.Body) [][2]float64 {
 
 // RigidGrid is the rigid bodies as VTK polygons, with per body (cell) its
 // index (id, in the system's order), velocity of the centre of mass,
-// angular velocity and whether it is driven, and per point the velocity of
-// the material point.
+// angular velocity, whether it is driven, its centre, area and radius, and
+// per point the velocity of the material point.
 func RigidGrid(sys *rigid.System) *vtk.Grid {
 	g := &vtk.Grid{Polygons: make([][]int, 0, len(sys.Bodies))}
 	n := len(sys.Bodies)
 	id, omega, driven, vel, angle := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, 2*n), make([]float64, n)
+	centre, area, radius := make([]float64, 2*n), make([]float64, n), make([]float64, n)
 	var pv []float64
 	for i, b := range sys.Bodies {
 		poly := make([]int, 0, diskSides)
@@ -55,6 +56,7 @@ func RigidGrid(sys *rigid.System) *vtk.Grid {
 		if b.Driven() {
 			driven[i] = 1
 		}
+		centre[2*i], centre[2*i+1], area[i], radius[i] = b.Q[0], b.Q[1], b.Shape.Area(), b.Shape.Radius()
 	}
 	g.AddPointVector("velocity", pv)
 	g.AddCellInteger("id", id)
@@ -62,6 +64,12 @@ func RigidGrid(sys *rigid.System) *vtk.Grid {
 	g.AddCellScalar("angle", angle) // rad, counter-clockwise from the body's initial pose
 	g.AddCellScalar("angular_velocity", omega)
 	g.AddCellInteger("driven", driven)
+	// The centre of mass, the section's area and the largest distance of
+	// its points from the centre (m, m^2, m): the grains of a granular
+	// study (package granular).
+	g.AddCellVector("centre", centre)
+	g.AddCellScalar("area", area)
+	g.AddCellScalar("radius", radius)
 	return g
 }
 
@@ -174,5 +182,34 @@ func ObstacleGrid(sim *timestep.Simulation, t float64) *vtk.Grid {
 	}
 	g.AddPointVector("velocity", vel)
 	g.AddCellInteger("id", id)
+	return g
+}
+
+// ChainGrid is the force chains of the last step: a line per
+// force-carrying unit between rigid bodies, from the centre of one to the
+// centre of the other (to the contact point on a driven body or across a
+// periodic boundary), with the unit's force on the first body (force, N/m)
+// and its normal and tangential parts (force_normal >= 0,
+// force_tangential): ParaView's Tube filter, its radius by force_normal,
+// draws the chains. Their forces are those contacts.pvd writes for the
+// same units.
+func ChainGrid(sim *timestep.Simulation) *vtk.Grid {
+	g := &vtk.Grid{Polylines: [][]int{}}
+	var fn, ft, f []float64
+	for _, c := range sim.Contacts() {
+		if c.Key.Pair != -1 || c.Impulse[0] <= 0 {
+			continue // not between rigid bodies, or open
+		}
+		force := sim.Force(c)
+		ch := chain(sim.Rigid.Bodies[c.Key.A], sim.Rigid.Bodies[c.Key.B], c.X, c.Key.Reverse)
+		g.Polylines = append(g.Polylines, []int{len(g.Points), len(g.Points) + 1})
+		g.Points = append(g.Points, ch.A, ch.B)
+		fn = append(fn, force[0]*c.N[0]+force[1]*c.N[1])
+		ft = append(ft, force[0]*c.T[0]+force[1]*c.T[1])
+		f = append(f, force[0], force[1])
+	}
+	g.AddCellScalar("force_normal", fn)
+	g.AddCellScalar("force_tangential", ft)
+	g.AddCellVector("force", f)
 	return g
 }

@@ -95,7 +95,7 @@ func contactForces(sim *timestep.Simulation) ([]Arrow, []Chain) {
 		k := pair{c.Key.A, c.Key.B, c.Key.Reverse}
 		ch, ok := chains[k]
 		if !ok {
-			ch = chain(sim.Rigid.Bodies[k.a], sim.Rigid.Bodies[k.b], c.X)
+			ch = chain(sim.Rigid.Bodies[k.a], sim.Rigid.Bodies[k.b], c.X, k.image)
 			chains[k] = ch
 			order = append(order, k)
 		}
@@ -110,11 +110,12 @@ func contactForces(sim *timestep.Simulation) ([]Arrow, []Chain) {
 
 // chain is the line of a force between rigid bodies a and b touching at
 // x: from centre to centre, or from the centre of a free body to x where
-// the other is driven (a ground's centre is anywhere) or farther than the
-// two can reach (a contact across a periodic boundary).
-func chain(a, b *rigid.Body, x [2]float64) *Chain {
+// the other is driven (a ground's centre is anywhere), where b is met
+// across a periodic boundary (image), or where they lie farther apart
+// than the two can reach.
+func chain(a, b *rigid.Body, x [2]float64, image bool) *Chain {
 	ca, cb := [2]float64{a.Q[0], a.Q[1]}, [2]float64{b.Q[0], b.Q[1]}
-	far := math.Hypot(ca[0]-cb[0], ca[1]-cb[1]) > 1.5*(a.Shape.Radius()+b.Shape.Radius())
+	far := image || math.Hypot(ca[0]-cb[0], ca[1]-cb[1]) > 1.5*(a.Shape.Radius()+b.Shape.Radius())
 	switch {
 	case b.Driven() || (far && math.Hypot(ca[0]-x[0], ca[1]-x[1]) <= 1.5*a.Shape.Radius()):
 		return &Chain{A: ca, B: x}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/fecontact/fecontact/granular"
+	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/timestep"
@@ -36,6 +38,8 @@ type Writer struct {
 	figures  Figures
 	painter  Painter
 	frame    []float64 // Options.Frame
+	granular *granular.Series
+	chains   vtk.Collection
 }
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
@@ -68,13 +72,18 @@ type Painter interface {
 	// Bodies draws snaps in frame ([xmin, xmax, ymin, ymax]; nil: the
 	// bodies that move).
 	Bodies(path string, snaps []Snapshot, frame []float64) error
+	// Forces draws the density of f_n / <f_n> in bins of width;
+	// Fabric the rose of the contact normals' directions (the shares of
+	// len(shares) bins over 2 pi).
+	Forces(path string, width float64, density []float64) error
+	Fabric(path string, shares []float64) error
 	Profile(path string, p ProfileCurves) error
 }
 
 // pieceFiles are the patterns of the series' pieces, which a resumed
 // run removes where its checkpoint does not list them.
 var pieceFiles = []string{"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"rigid_[0-9][0-9][0-9][0-9][0-9].vtu", "masses_[0-9][0-9][0-9][0-9][0-9].vtu", "springs_[0-9][0-9][0-9][0-9][0-9].vtu"}
+	"rigid_[0-9][0-9][0-9][0-9][0-9].vtu", "masses_[0-9][0-9][0-9][0-9][0-9].vtu", "springs_[0-9][0-9][0-9][0-9][0-9].vtu", "chains_[0-9][0-9][0-9][0-9][0-9].vtu"}
 
 // Options of a Writer.
 type Options struct {
@@ -91,6 +100,10 @@ type Options struct {
 	// Profile, if set, writes the rigid bodies' velocity profile
 	// (profile.csv, profile.png).
 	Profile *Profile
+	// Granular, if set, measures the rigid grains at every output time
+	// (granular.csv, the summary's means, forces.png, fabric.png) and
+	// writes their force chains (chains.pvd).
+	Granular *granular.Options
 }
 
 // NewWriter starts the files of a run of sim in the folder (outdir.Create
@@ -123,6 +136,9 @@ func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at i
 		bodies: &series{files: files, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter, frame: slices.Clone(opt.Frame)}
 	if p := opt.Profile; p != nil {
 		w.profile = &profile{Profile: *p}
+	}
+	if g := opt.Granular; g != nil {
+		w.granular = granular.NewSeries(*g)
 	}
 	return w, nil
 }
@@ -211,8 +227,10 @@ func (o *Writer) WriteFields() error {
 			return err
 		}
 	}
+	var rigidGrid *vtk.Grid
 	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
-		if err := o.writeSeries("rigid", &o.rigid, s.Time(), RigidGrid(sim.Rigid)); err != nil {
+		rigidGrid = RigidGrid(sim.Rigid)
+		if err := o.writeSeries("rigid", &o.rigid, s.Time(), rigidGrid); err != nil {
 			return err
 		}
 	}
@@ -224,11 +242,29 @@ func (o *Writer) WriteFields() error {
 			return err
 		}
 	}
-	if err := o.writeSeries("contacts", &o.contacts, s.Time(), ContactGrid(sim)); err != nil {
+	contactGrid := ContactGrid(sim)
+	if err := o.writeSeries("contacts", &o.contacts, s.Time(), contactGrid); err != nil {
+		return err
+	}
+	if err := o.writeGranular(s.Time(), rigidGrid, contactGrid); err != nil {
 		return err
 	}
 	o.count++
 	return nil
+}
+
+// writeGranular measures the grains of the output step from the pieces
+// just written (so that `fecontact granular` on the folder finds the same
+// to the bit) and writes the force chains (chains.pvd), when the run
+// measures them.
+func (o *Writer) writeGranular(t float64, rigid, contacts *vtk.Grid) error {
+	if o.granular == nil || rigid == nil {
+		return nil
+	}
+	if err := o.granular.Add(t, rigid.Piece(), contacts.Piece()); err != nil {
+		return err
+	}
+	return o.writeSeries("chains", &o.chains, t, ChainGrid(o.sim))
 }
 
 // writeSeries writes a series' piece of the output step (NAME_COUNT.vtu)
@@ -272,6 +308,7 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	pair, rev, body, node := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	normal, force, weight := make([]float64, 2*len(cs)), make([]float64, 2*len(cs)), make([]float64, len(cs))
 	vn, vt, mu := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
+	ra, rb, image := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	for i, c := range cs {
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
@@ -279,6 +316,13 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 		pair[i], node[i] = float64(c.Key.Pair), float64(c.Key.Node)
 		weight[i] = c.Weight
 		vn[i], vt[i], mu[i] = c.Velocity[0], c.Velocity[1], c.Mu
+		ra[i], rb[i] = -1, -1
+		if c.Key.Pair == -1 { // a unit between rigid bodies: its force acts on A
+			ra[i], rb[i] = float64(c.Key.A), float64(c.Key.B)
+			if c.Key.Reverse { // rigid units' Reverse: across a periodic boundary
+				image[i] = 1
+			}
+		}
 		f := sim.Force(c)
 		force[2*i], force[2*i+1] = f[0], f[1]
 		body[i] = float64(c.Body)
@@ -309,6 +353,12 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	g.AddPointScalar("law_velocity_normal", vn)
 	g.AddPointScalar("velocity_tangential", vt)
 	g.AddPointScalar("mu", mu)
+	// The two rigid bodies of a unit between rigid bodies (their id in
+	// rigid.pvd; the force acts on the first, the normal points to it),
+	// -1 for other units.
+	g.AddPointInteger("rigid_a", ra)
+	g.AddPointInteger("rigid_b", rb)
+	g.AddPointInteger("periodic", image) // 1: B is met across a periodic boundary
 	return g
 }
 
@@ -331,6 +381,9 @@ func (o *Writer) Close() error {
 	}
 	if err := writeParaViewScript(o.files, o.writtenSeries()); err != nil {
 		return fmt.Errorf("%s: %w", ParaViewScript, err)
+	}
+	if err := WriteGranular(o.files, o.granular, o.painter); err != nil {
+		return err
 	}
 	return o.draw()
 }
@@ -394,4 +447,45 @@ func pointContacts(sim *timestep.Simulation) int {
 		return 0
 	}
 	return len(sim.Points.Contacts())
+}
+
+// GranularSummary is the summary's line of the grains' means over the
+// window, "" when the run does not measure them.
+func (o *Writer) GranularSummary() string {
+	if o.granular == nil {
+		return ""
+	}
+	return o.granular.Summary()
+}
+
+// WriteGranular writes a series' granular.csv into the folder and, with a
+// painter, forces.png and fabric.png (nothing for a nil series).
+func WriteGranular(files *outdir.Folder, sr *granular.Series, painter Painter) error {
+	if sr == nil {
+		return nil
+	}
+	path, err := files.Path("granular.csv")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, sr.WriteCSV); err != nil {
+		return fmt.Errorf("granular.csv: %w", err)
+	}
+	if painter == nil {
+		return nil
+	}
+	width, density := sr.Density()
+	if path, err = files.Path("forces.png"); err != nil {
+		return err
+	}
+	if err := painter.Forces(path, width, density); err != nil {
+		return fmt.Errorf("forces.png: %w", err)
+	}
+	if path, err = files.Path("fabric.png"); err != nil {
+		return err
+	}
+	if err := painter.Fabric(path, sr.RoseShares()); err != nil {
+		return fmt.Errorf("fabric.png: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,183 @@
+package granular
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fecontact/fecontact/io/vtk"
+)
+
+// Options choose a series' region and the window of its means.
+type Options struct {
+	Region Region // zero: the free grains' box at each time
+	// From and To bound the window of the means and of the force
+	// distribution (s); To = 0: to the end.
+	From, To float64
+}
+
+// in tells whether time t is in the window.
+func (o Options) in(t float64) bool { return t >= o.From && (o.To == 0 || t <= o.To) }
+
+// Bins of the force distribution (f_n / <f_n> up to histTop) and of the
+// rose of contact normals (over 2 pi).
+const (
+	histWidth = 0.2
+	histTop   = 6.0
+	roseBins  = 36
+)
+
+// Series is the measures of a run at its output times, and the force
+// distribution and normals' rose summed over the window: what granular.csv,
+// the summary's mean and the two pictures hold. Its exported fields are
+// what a checkpoint keeps.
+type Series struct {
+	Options  Options
+	Rows     []Measures
+	Hist     []int // contacts per bin of f_n / <f_n> over the window's times
+	Over     int   // past the last bin
+	Rose     []int // normal directions per bin of 2 pi / roseBins, both ways
+	Contacts int   // force-carrying contacts counted in Hist
+}
+
+// NewSeries starts a series.
+func NewSeries(o Options) *Series {
+	return &Series{Options: o, Hist: make([]int, int(math.Round(histTop/histWidth))), Rose: make([]int, roseBins)}
+}
+
+// Add measures the sample of one output time, from the run's pieces of
+// rigid.pvd and contacts.pvd (FromPieces).
+func (sr *Series) Add(t float64, rigid, contacts *vtk.Piece) error {
+	s, err := FromPieces(t, rigid, contacts)
+	if err != nil {
+		return err
+	}
+	sr.Rows = append(sr.Rows, Measure(s, sr.Options.Region))
+	if !sr.Options.in(t) {
+		return nil
+	}
+	d := Forces(s, sr.Options.Region, histWidth, histTop)
+	for k, c := range d.Count {
+		sr.Hist[k] += c
+	}
+	sr.Over += d.Over
+	sr.Contacts += d.Contacts
+	for _, a := range d.Normals {
+		sr.Rose[min(int(a/(2*math.Pi)*roseBins), roseBins-1)]++
+	}
+	return nil
+}
+
+// Mean is the mean of the measures at the output times in the window
+// (T: the window's last time), and how many times it took.
+func (sr *Series) Mean() (Measures, int) {
+	var m Measures
+	n := 0
+	for _, r := range sr.Rows {
+		if !sr.Options.in(r.T) {
+			continue
+		}
+		n++
+		m.T, m.Region = r.T, r.Region
+		v, w := r.values(), m.values()
+		for k := range v {
+			w[k] += v[k]
+		}
+		m.setValues(w)
+	}
+	if n == 0 {
+		return m, 0
+	}
+	w := m.values()
+	for k := range w {
+		w[k] /= float64(n)
+	}
+	m.setValues(w)
+	return m, n
+}
+
+// columns are granular.csv's columns after time, with their units.
+var columns = []string{"grains", "rattlers", "contacts", "Z", "Z_no_rattlers", "solid_fraction",
+	"fabric_xx", "fabric_xy", "fabric_yy", "anisotropy", "fabric_angle [rad]",
+	"stress_xx [Pa]", "stress_xy [Pa]", "stress_yx [Pa]", "stress_yy [Pa]", "pressure [Pa]", "deviator [Pa]", "stress_angle [rad]",
+	"mean_fn [N/m]", "max_fn_ratio", "mobilised", "sliding", "x0 [m]", "x1 [m]", "y0 [m]", "y1 [m]"}
+
+// values are a row's numbers in the columns' order.
+func (m Measures) values() []float64 {
+	return []float64{float64(m.Grains), float64(m.Rattlers), float64(m.Contacts), m.Z, m.ZNoRattlers, m.SolidFraction,
+		m.Fabric[0], m.Fabric[1], m.Fabric[2], m.Anisotropy, m.FabricAngle,
+		m.Stress[0], m.Stress[1], m.Stress[2], m.Stress[3], m.Pressure, m.Deviator, m.StressAngle,
+		m.MeanFn, m.MaxFnRatio, m.Mobilised, m.Sliding, m.Region.X0, m.Region.X1, m.Region.Y0, m.Region.Y1}
+}
+
+// setValues is values' inverse (counts kept as the mean's real numbers
+// would be rounded: a mean's counts are whole only by chance).
+func (m *Measures) setValues(v []float64) {
+	m.Grains, m.Rattlers, m.Contacts = int(v[0]), int(v[1]), int(v[2])
+	m.Z, m.ZNoRattlers, m.SolidFraction = v[3], v[4], v[5]
+	m.Fabric = [3]float64{v[6], v[7], v[8]}
+	m.Anisotropy, m.FabricAngle = v[9], v[10]
+	m.Stress = [4]float64{v[11], v[12], v[13], v[14]}
+	m.Pressure, m.Deviator, m.StressAngle = v[15], v[16], v[17]
+	m.MeanFn, m.MaxFnRatio, m.Mobilised, m.Sliding = v[18], v[19], v[20], v[21]
+	m.Region = Region{v[22], v[23], v[24], v[25]}
+}
+
+// WriteCSV writes granular.csv: a row per output time.
+func (sr *Series) WriteCSV(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("time [s]," + strings.Join(columns, ",") + "\n")
+	for _, r := range sr.Rows {
+		b.WriteString(strconv.FormatFloat(r.T, 'g', 9, 64))
+		for _, v := range r.values() {
+			b.WriteByte(',')
+			b.WriteString(strconv.FormatFloat(v, 'g', 12, 64))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Summary is the summary's line of the means over the window.
+func (sr *Series) Summary() string {
+	m, n := sr.Mean()
+	if n == 0 {
+		return "granular: no output time in the window"
+	}
+	return fmt.Sprintf("granular (mean of %d output times from t = %g s): %.1f grains, %.3g rattlers, Z %.4g (%.4g without rattlers), solid fraction %.4g, fabric anisotropy %.3g at %.1f deg, pressure %.4g Pa, deviator %.4g Pa, <f_n> %.4g N/m, mobilised friction %.3g, %.3g sliding",
+		n, sr.Options.From, float64(m.Grains), float64(m.Rattlers), m.Z, m.ZNoRattlers, m.SolidFraction, m.Anisotropy, m.FabricAngle*180/math.Pi,
+		m.Pressure, m.Deviator, m.MeanFn, m.Mobilised, m.Sliding)
+}
+
+// Density is the force distribution summed over the window: the
+// probability density of f_n / <f_n> per bin of width Width.
+func (sr *Series) Density() (width float64, density []float64) {
+	density = make([]float64, len(sr.Hist))
+	if sr.Contacts == 0 {
+		return histWidth, density
+	}
+	for k, c := range sr.Hist {
+		density[k] = float64(c) / (float64(sr.Contacts) * histWidth)
+	}
+	return histWidth, density
+}
+
+// RoseShares is the share of the normals' directions in each of the rose's
+// bins (both directions of a normal counted).
+func (sr *Series) RoseShares() []float64 {
+	out := make([]float64, len(sr.Rose))
+	total := 0
+	for _, c := range sr.Rose {
+		total += c
+	}
+	if total == 0 {
+		return out
+	}
+	for k, c := range sr.Rose {
+		out[k] = float64(c) / float64(total)
+	}
+	return out
+}
