@@ -129,10 +129,11 @@ func Reopen(dir, kind string, o Options) (*Folder, error) {
 	if err := f.acquire(o.Command); err != nil {
 		return nil, err
 	}
+	tmps := temporaries{}
 	for _, name := range prev.order {
 		f.listed[name] = prev.listed[name]
 		if prev.listed[name] == output {
-			if _, err := removeTemporaries(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			if _, err := tmps.remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
 				f.Close()
 				return nil, err
 			}
@@ -207,7 +208,7 @@ func (f *Folder) Remove(name string) error {
 	if !f.Listed(name) {
 		return fmt.Errorf("%s: %s is not a file fecontact wrote there: left alone", f.dir, name)
 	}
-	_, err := removeWritten(filepath.Join(f.dir, filepath.FromSlash(name)))
+	_, err := removeWritten(temporaries{}, filepath.Join(f.dir, filepath.FromSlash(name)))
 	return err
 }
 
@@ -415,6 +416,7 @@ func (f *Folder) acquire(command string) error {
 func (f *Folder) clear(prev listing, keep bool) (int, error) {
 	n := 0
 	var subs []string
+	tmps := temporaries{}
 	for _, name := range prev.order {
 		switch e := prev.listed[name]; {
 		case e == sub:
@@ -423,7 +425,7 @@ func (f *Folder) clear(prev listing, keep bool) (int, error) {
 			f.listed[name] = kept
 			f.order = append(f.order, name)
 		default:
-			k, err := removeWritten(filepath.Join(f.dir, filepath.FromSlash(name)))
+			k, err := removeWritten(tmps, filepath.Join(f.dir, filepath.FromSlash(name)))
 			n += k
 			if err != nil {
 				return n, err
@@ -472,8 +474,8 @@ func clearSub(dir string) (int, error) {
 // removeWritten removes a file fecontact wrote, if it is still a regular
 // file, and the hidden temporaries of its interrupted writes
 // (internal/atomicfile's ".NAME.tmp*").
-func removeWritten(p string) (int, error) {
-	n, err := removeTemporaries(p)
+func removeWritten(tmps temporaries, p string) (int, error) {
+	n, err := tmps.remove(p)
 	if err != nil {
 		return n, err
 	}
@@ -486,21 +488,28 @@ func removeWritten(p string) (int, error) {
 	return n + 1, nil
 }
 
-// removeTemporaries removes the hidden temporaries of a file's
-// interrupted writes.
-func removeTemporaries(p string) (int, error) {
-	n := 0
+// temporaries holds, per folder, the sorted names of its hidden files,
+// each folder read once: the temporaries of every file a folder of
+// thousands of pieces lists are found in linear time, not by a glob (a
+// read of the folder) per file.
+type temporaries map[string][]string
+
+// remove removes the hidden temporaries of a file's interrupted writes.
+func (t temporaries) remove(p string) (int, error) {
 	dir, base := filepath.Split(p)
-	tmps, err := filepath.Glob(filepath.Join(dir, escapeGlob("."+base+".tmp")+"*"))
+	hidden, err := t.hidden(dir)
 	if err != nil {
 		return 0, err
 	}
-	for _, t := range tmps {
-		fi, err := os.Lstat(t)
+	prefix := "." + base + ".tmp"
+	n := 0
+	for i, _ := slices.BinarySearch(hidden, prefix); i < len(hidden) && strings.HasPrefix(hidden[i], prefix); i++ {
+		tmp := filepath.Join(dir, hidden[i])
+		fi, err := os.Lstat(tmp)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue // gone, or something fecontact did not write
 		}
-		if err := os.Remove(t); err != nil {
+		if err := os.Remove(tmp); err != nil {
 			return n, fmt.Errorf("clearing the earlier outputs: %w", err)
 		}
 		n++
@@ -508,14 +517,31 @@ func removeTemporaries(p string) (int, error) {
 	return n, nil
 }
 
-// escapeGlob quotes filepath.Match's special characters.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
+// hidden is the sorted names of dir's entries that begin with a dot.
+func (t temporaries) hidden(dir string) ([]string, error) {
+	if names, ok := t[dir]; ok {
+		return names, nil
 	}
-	return b.String()
+	f, err := os.Open(filepath.Clean(dir))
+	if errors.Is(err, os.ErrNotExist) {
+		t[dir] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("clearing the earlier outputs: %w", err)
+	}
+	defer f.Close()
+	all, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("clearing the earlier outputs: %w", err)
+	}
+	var names []string
+	for _, n := range all {
+		if strings.HasPrefix(n, ".") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	t[dir] = names
+	return names, nil
 }

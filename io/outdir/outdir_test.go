@@ -1,6 +1,7 @@
 package outdir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -215,5 +216,46 @@ func TestConcurrentFolders(t *testing.T) {
 	wg.Wait()
 	for _, dir := range dirs {
 		assert.Equal(t, []string{"notes.txt"}, names(t, dir))
+	}
+}
+
+// TestReopenRemovesTemporaries: a folder reopened (a resumed run) loses
+// the temporaries of its listed files' interrupted writes and nothing
+// else: not a hidden file of the user's, not a listed file's
+// temporary-like neighbour of another name.
+func TestReopenRemovesTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	f, _, err := Create(dir, "run", Options{})
+	require.NoError(t, err)
+	write(t, f, "history.csv")
+	write(t, f, "a.vtu")
+	require.NoError(t, f.Close())
+	for _, n := range []string{".history.csv.tmp42", ".a.vtu.tmp", ".a.vtux.tmp1", ".b.vtu.tmp3", ".notes"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
+	}
+	g, err := Reopen(dir, "run", Options{})
+	require.NoError(t, err)
+	require.NoError(t, g.Close())
+	assert.Equal(t, []string{".a.vtux.tmp1", ".b.vtu.tmp3", ".notes", "a.vtu", "history.csv"}, names(t, dir))
+}
+
+// BenchmarkReopen: reopening the folder of a long run (a resumed Slurm
+// task) that lists 20 000 pieces. It read the folder once per listed
+// file (a glob each: 25 s at 6 700 pieces); now once.
+func BenchmarkReopen(b *testing.B) {
+	dir := b.TempDir()
+	f, _, err := Create(dir, "run", Options{})
+	require.NoError(b, err)
+	for i := range 20000 {
+		p, err := f.Path(fmt.Sprintf("contacts_%05d.vtu", i))
+		require.NoError(b, err)
+		require.NoError(b, os.WriteFile(p, nil, 0o644))
+	}
+	require.NoError(b, f.Close())
+	b.ResetTimer()
+	for range b.N {
+		g, err := Reopen(dir, "run", Options{})
+		require.NoError(b, err)
+		require.NoError(b, g.Close())
 	}
 }
