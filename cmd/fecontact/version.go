@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/fecontact/fecontact/io/results"
 )
 
 // version says which fecontact this is: the module's version (a tagged
@@ -36,6 +38,7 @@ func version() string {
 // modules it was built with.
 func versionCmd(_ []string, stdout io.Writer) error {
 	fmt.Fprintln(stdout, version())
+	fmt.Fprintf(stdout, "outputs: format %d\n", results.Format)
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		_, err := fmt.Fprintln(stdout, "no build information: built without Go modules")

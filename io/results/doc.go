@@ -9,3 +9,8 @@
 // with the same calls: NewWriter, Record after every step, Close at the end
 // (Abandon on failure), and Clear to remove an earlier run's files.
 package results
+
+// Format numbers what a run folder holds (its files, their columns and
+// arrays) for the programs that read it: the Python package checks it.
+// It changes when a file, a column or an array changes meaning or goes.
+const Format = 1

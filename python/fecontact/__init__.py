@@ -1,0 +1,24 @@
+"""fecontact from Python: scenes, runs, sweeps and results.
+
+The package drives the ``fecontact`` binary (found on PATH, through the
+``FECONTACT`` environment variable, or built from the clone it sits in
+with ``go build``) and reads what a run writes with numpy alone:
+
+    import fecontact
+    run = fecontact.run("colliding-blocks", "out")
+    print(run.row(-1)["kinetic"], run.units["kinetic"])
+    t, part, frame = run.series("bodies", body="upper")[-1]
+
+Scenes are nested dicts mirroring the TOML reference (docs/guide.md,
+*Scene files*); the binary stays their one validator, and a mistaken
+scene raises FecontactError with its message.
+"""
+
+from ._binary import FORMAT, FecontactError, binary
+from .runs import Run, explore, open_run, records, run, sweep
+from .scene import example_scene, read_scene, write_scene
+from .vtu import Frame, read_pvd, read_vtu
+
+__all__ = ["FORMAT", "FecontactError", "Frame", "Run", "binary", "example_scene", "explore", "open_run", "read_pvd", "records",
+           "read_scene", "read_vtu", "run", "sweep", "write_scene"]
+__version__ = "0.1.0"

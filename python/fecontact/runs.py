@@ -1,0 +1,390 @@
+"""Runs and sweeps: the binary driven from Python, its folders read back.
+
+``run`` starts ``fecontact run`` on a scene (a dict, a file or a built-in
+example's name), shows its progress and returns a ``Run``, the reader of
+the folder it wrote; ``open_run`` reads a folder written before.
+``sweep`` runs ``fecontact sweep`` and returns its gathered table.
+"""
+
+import csv
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ._binary import FecontactError, binary
+from .scene import read_scene, write_scene
+from .vtu import read_pvd, read_vtu
+
+_PROGRESS = re.compile(r"^step (\d+)/(\d+)\s")
+_UNIT = re.compile(r"^(.*?) \[(.*)\]$")
+
+
+def _table(path):
+    """A CSV file as a pandas DataFrame (pandas installed) or a numpy
+    record array, with bare column names, and its units by column (the
+    ``name [unit]`` headers)."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        raise FecontactError("%s is empty: the run or sweep that writes it did not get to its first line" % path)
+    names, units = [], {}
+    for h in rows[0]:
+        m = _UNIT.match(h)
+        name = m.group(1) if m else h
+        if m:
+            units[name] = m.group(2)
+        names.append(name)
+    cols = {}
+    for j, name in enumerate(names):
+        raw = [r[j] if j < len(r) else "" for r in rows[1:]]
+        cols[name] = _column(raw)
+    try:
+        import pandas as pd
+    except ImportError:
+        arrays = [cols[n] for n in names]
+        return np.rec.fromarrays(arrays, names=names) if arrays else None, units
+    frame = pd.DataFrame(cols, columns=names)
+    frame.attrs["units"] = units
+    return frame, units
+
+
+def _column(raw):
+    """Numbers where every cell is one (empty cells are NaN), text otherwise."""
+    try:
+        return np.array([float(x) if x != "" else np.nan for x in raw])
+    except ValueError:
+        return np.array(raw, dtype=object)
+
+
+class Run:
+    """The folder of a run: its history, summary, series and figures.
+
+    ``history`` is history.csv with bare column names (``kinetic``,
+    ``time``) and ``units`` their units (``units["kinetic"] == "J"``);
+    ``summary`` the lines of summary.txt as a dict (``summary["done"]``);
+    ``series(name)`` the frames of ``name.pvd`` (bodies, contacts, rigid,
+    obstacles, masses, chains)."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        if not (self.folder / "summary.txt").is_file() and not (self.folder / "history.csv").is_file():
+            raise FecontactError("%s holds no fecontact run (no summary.txt, no history.csv)" % self.folder)
+        self._history = None
+        self.units = {}
+
+    def __repr__(self):
+        return "Run(%r)" % str(self.folder)
+
+    @property
+    def history(self):
+        if self._history is None:
+            self._history, self.units = _table(self.folder / "history.csv")
+        return self._history
+
+    def row(self, i):
+        """History's row i (-1: the last) as a dict of column: value."""
+        return records(self.history)[i]
+
+    @property
+    def summary(self):
+        """summary.txt as {first word(s) before the colon: the rest}."""
+        out = {}
+        path = self.folder / "summary.txt"
+        if path.is_file():
+            for line in path.read_text().splitlines():
+                key, sep, rest = line.partition(": ")
+                if sep and key not in out:
+                    out[key] = rest
+        return out
+
+    @property
+    def stopped(self):
+        """True where the run stopped before its end and can go on
+        (``resume``): what ``fecontact run --resume`` takes up."""
+        if not (self.folder / "checkpoint.gob").is_file():
+            return False
+        if (self.folder / "history.csv.partial").is_file():
+            return True
+        path = self.folder / "summary.txt"
+        return path.is_file() and path.read_text().startswith("INTERRUPTED")
+
+    @property
+    def scene(self):
+        """The scene as run (scene-as-run.toml) as a dict."""
+        return read_scene(self.folder / "scene-as-run.toml")
+
+    def series(self, name="bodies", body=None):
+        """The frames of name.pvd (bodies, contacts, rigid, obstacles,
+        masses, chains) as a list of (time, part, Frame) in order; body
+        keeps the pieces of the body of that name (bodies.pvd's part per
+        body)."""
+        path = self.folder / (name + ".pvd")
+        if not path.is_file():
+            there = sorted(p.stem for p in self.folder.glob("*.pvd"))
+            raise FecontactError("%s has no %s.pvd (it has: %s)" % (self.folder, name, ", ".join(there) or "none"))
+        pieces = read_pvd(str(path))
+        if body is not None:
+            prefix = "%s_%s_" % (name, body)
+            pieces = [p for p in pieces if os.path.basename(p[2]).startswith(prefix)
+                      and os.path.basename(p[2])[len(prefix):-4].isdigit()]
+            if not pieces:
+                raise FecontactError("%s has no pieces of a body %r" % (path, body))
+        return [(t, part, read_vtu(f)) for t, part, f in pieces]
+
+    def energy(self):
+        """The energy ledger against time: kinetic, elastic, the works and
+        the balance (history's columns in J)."""
+        h = self.history
+        keep = ["time"] + [n for n in _names(h) if self.units.get(n) == "J" and n != "complementarity"]
+        return _select(h, keep)
+
+    def pair_forces(self):
+        """Per [[contact]] pair (by its name in the scene), the total force
+        on its candidate against time: a table of time, fx, fy (N/m) and
+        closed (units closed)."""
+        h = self.history
+        pairs = [c.get("name", "contact%d" % (i + 1)) for i, c in enumerate(self.scene.get("contact", []))]
+        out = {}
+        for i, name in enumerate(pairs):
+            col = "contact%d_" % (i + 1)
+            if col + "fx" not in _names(h):
+                continue
+            t = _select(h, ["time", col + "fx", col + "fy", col + "closed"])
+            out[name] = _rename(t, {col + "fx": "fx", col + "fy": "fy", col + "closed": "closed"})
+        return out
+
+    @property
+    def granular(self):
+        """The granular measures (granular.csv, ``[output] granular``) or
+        None where the run has none."""
+        path = self.folder / "granular.csv"
+        return _table(path)[0] if path.is_file() else None
+
+    def resume(self, until=None, **flags):
+        """Goes on with a stopped (or finished) run from its checkpoint, to
+        its end or to ``until`` (s); returns this Run."""
+        args = ["run", "--resume", str(self.folder)]
+        if until is not None:
+            args += ["--until", repr(float(until))]
+        _stream(args + _flags(flags))
+        self._history = None
+        return self
+
+    def plot(self, what="energy", ax=None, time=None):
+        """Draws with matplotlib (imported only here): "energy" (the
+        ledger), a history column's name, or "bodies" (the frame nearest
+        ``time``, default the last, with its contact forces)."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots()
+        h = self.history
+        if what == "energy":
+            e = self.energy()
+            for n in _names(e)[1:]:
+                ax.plot(_col(e, "time"), _col(e, n), label=n)
+            ax.set_ylabel("energy [J]")
+            ax.legend()
+        elif what == "bodies":
+            _plot_frame(self, ax, time)
+            return ax
+        else:
+            ax.plot(_col(h, "time"), _col(h, what))
+            ax.set_ylabel("%s [%s]" % (what, self.units.get(what, "")))
+        ax.set_xlabel("time [s]")
+        return ax
+
+
+def _plot_frame(r, ax, time):
+    name = "bodies" if (r.folder / "bodies.pvd").is_file() else "rigid"
+    frames = r.series(name)
+    t = frames[-1][0] if time is None else min((f[0] for f in frames), key=lambda x: abs(x - time))
+    for ft, _, fr in frames:
+        if ft != t:
+            continue
+        for c in fr.cells:
+            p = fr.points[np.append(c, c[0])]
+            ax.plot(p[:, 0], p[:, 1], "k-", lw=0.5)
+    if (r.folder / "contacts.pvd").is_file():
+        for ft, _, fr in r.series("contacts"):
+            if ft == t and len(fr.points):
+                f = fr.point_data["force"]
+                ax.quiver(fr.points[:, 0], fr.points[:, 1], f[:, 0], f[:, 1], color="tab:red")
+    ax.set_aspect("equal")
+    ax.set_title("t = %g s" % t)
+
+
+def records(table):
+    """The rows of a table (a history, a sweep's) as a list of dicts, with
+    pandas or without."""
+    names = _names(table)
+    cols = [np.asarray(table[n]) for n in names]
+    return [{n: _scalar(c[i]) for n, c in zip(names, cols)} for i in range(len(cols[0]) if cols else 0)]
+
+
+def _scalar(x):
+    return x.item() if hasattr(x, "item") else x
+
+
+def _names(t):
+    return list(t.columns) if hasattr(t, "columns") else list(t.dtype.names)
+
+
+def _col(t, name):
+    return np.asarray(t[name])
+
+
+def _select(t, names):
+    if hasattr(t, "columns"):
+        out = t[names].copy()
+        out.attrs["units"] = {n: u for n, u in t.attrs.get("units", {}).items() if n in names}
+        return out
+    return np.rec.fromarrays([t[n] for n in names], names=names)
+
+
+def _rename(t, names):
+    if hasattr(t, "columns"):
+        return t.rename(columns=names)
+    return np.rec.fromarrays([t[n] for n in t.dtype.names], names=[names.get(n, n) for n in t.dtype.names])
+
+
+def _flags(flags):
+    """Keyword flags as the binary's: refine=2 -> --refine 2, quiet=True
+    -> --quiet."""
+    args = []
+    for k, v in flags.items():
+        flag = "--" + k.replace("_", "-")
+        if v is True:
+            args.append(flag)
+        elif v is False or v is None:
+            continue
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                args += [flag, str(x)]
+        else:
+            args += [flag, str(v)]
+    return args
+
+
+def _progress_bar(total):
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="step")
+
+
+def _stream(args, echo=True):
+    """Runs the binary, passing its lines on as they come (a tqdm bar for
+    progress where tqdm is installed). Ctrl-C (KeyboardInterrupt) is sent
+    on to the binary, which stops at its consistent point (the checkpoint
+    written: ``Run.resume`` goes on), and is raised again once it has.
+    Returns the binary's printed lines; raises FecontactError with its
+    message when it fails."""
+    proc = subprocess.Popen([binary()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # Ctrl-C reaches it once, from here
+    bar, done, lines = None, 0, []
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            m = _PROGRESS.match(line)
+            if m and echo:
+                step, total = int(m.group(1)), int(m.group(2))
+                if bar is None:
+                    bar = _progress_bar(total)
+                if bar is not None:
+                    bar.update(step - done)
+                    done = step
+                    continue
+            if echo:
+                sys.stdout.write(line)
+        err = proc.stderr.read()
+        proc.wait()
+    except KeyboardInterrupt:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate()
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    if err and echo:
+        sys.stderr.write(err)
+    if proc.returncode != 0:
+        raise FecontactError(err.strip() or "".join(lines[-5:]).strip(), proc.returncode)
+    return lines
+
+
+def _scene_path(scene, where):
+    """A scene given as a dict is written to where/scene.toml; a path or
+    an example's name is passed on as it is."""
+    if isinstance(scene, dict):
+        return str(write_scene(scene, Path(where) / "scene.toml"))
+    return os.fspath(scene)
+
+
+def run(scene, out, quiet=False, **flags):
+    """Runs a scene (dict, file or built-in example name) into the folder
+    out and returns its Run. Flags are the binary's (``refine=2``,
+    ``steps=100``, ``overwrite=True``); a refused scene raises
+    FecontactError with the binary's message."""
+    with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
+        args = ["run", _scene_path(scene, tmp), "-o", os.fspath(out)] + _flags(flags)
+        _stream(args + (["--quiet"] if quiet else []), echo=not quiet)
+    return Run(out)
+
+
+def open_run(folder):
+    """The Run of a folder a run wrote before."""
+    return Run(folder)
+
+
+def _setting(key, values):
+    """A --set argument: a list of values (TOML: numbers, strings, lists)
+    joined by |, or a range string given as it is ("0.1..0.8/8")."""
+    if isinstance(values, str):
+        return "%s=%s" % (key, values)
+    from .scene import _value
+
+    return "%s=%s" % (key, "|".join(_value(v) for v in values))
+
+
+def sweep(scene, settings, out, engine="local", quiet=True, **flags):
+    """Runs the variants of a scene (dict, file or example name): settings
+    maps a scene key (``time.h``, ``body.disc.velocity``,
+    ``rigid_contacts.rule.1.mu``) to its values (a list, or a range
+    ``"A..B/N"``), several keys making a product. Returns the gathered
+    table (sweep.csv, as history is). Flags are the binary's (``jobs=2``,
+    ``time="1:00:00"``; with engine="slurm", ``wait=True`` is implied)."""
+    with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
+        args = ["sweep", _scene_path(scene, tmp), "-o", os.fspath(out), "--engine", engine]
+        for key, values in settings.items():
+            args += ["--set", _setting(key, values)]
+        if engine == "slurm":
+            flags.setdefault("wait", True)
+        try:
+            _stream(args + _flags(flags), echo=not quiet)
+        except FecontactError as e:
+            if not (Path(out) / "sweep.csv").is_file():
+                raise
+            warnings.warn("fecontact sweep: %s (sweep.csv marks the variants)" % e, stacklevel=2)
+    return _table(Path(out) / "sweep.csv")[0]
+
+
+def explore(scene, out, quiet=True, **flags):
+    """Surveys the contact forces that hold a scene's rigid bodies at rest
+    (``fecontact explore``; flags as ``solutions=300``, ``state=...``).
+    Returns a dict: ``solutions`` and ``admissible`` (tables; admissible
+    is None where the survey writes none) and ``report`` (explore.txt)."""
+    with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
+        _stream(["explore", _scene_path(scene, tmp), "-o", os.fspath(out)] + _flags(flags), echo=not quiet)
+    out = Path(out)
+    adm = out / "admissible.csv"
+    return {"solutions": _table(out / "solutions.csv")[0], "admissible": _table(adm)[0] if adm.is_file() else None,
+            "report": (out / "explore.txt").read_text()}

@@ -1,0 +1,93 @@
+"""Runs from Python: the same files as the CLI's, the results read back,
+Ctrl-C and resume."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import fecontact
+from conftest import cli
+
+
+def test_python_scene_history_is_the_clis(tmp_path, fc, block_scene):
+    run = fecontact.run(block_scene, tmp_path / "py", quiet=True)
+    fecontact.write_scene(block_scene, tmp_path / "scene.toml")
+    code, _, err = cli(fc, "run", tmp_path / "scene.toml", "-o", tmp_path / "cli", "--quiet")
+    assert code == 0, err
+    assert (tmp_path / "py" / "history.csv").read_bytes() == (tmp_path / "cli" / "history.csv").read_bytes()
+    for name in ("bodies.pvd", "contacts.pvd"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+    assert run.row(-1)["step"] == 200
+
+
+def test_history_energy_and_pair_forces(tmp_path, block_scene):
+    run = fecontact.run(block_scene, tmp_path / "out", quiet=True)
+    h = run.history
+    assert run.units["time"] == "s" and run.units["kinetic"] == "J" and "step" not in run.units
+    e = run.energy()
+    # The ledger: the total with the works booked stays the initial energy.
+    total0 = run.row(0)["balance"]
+    assert np.max(np.abs(np.asarray(e["balance"]) - total0)) < 1e-9 * max(total0, 1.0)
+    assert np.all(np.asarray(e["friction_work"]) <= 1e-12)  # friction never gives energy
+    forces = run.pair_forces()["block-on-floor"]
+    fy = np.asarray(forces["fy"])
+    closed = np.asarray(forces["closed"])
+    assert fy.max() > 0 and np.all(fy[closed == 0] == 0)
+    assert len(np.asarray(h["time"])) == 201
+    s = run.summary
+    assert s["done"].startswith("200 steps") and "0 unconverged" in s["contact"]
+    assert not run.stopped
+    frames = run.series("bodies")
+    assert len(frames) == 11 and frames[-1][0] == pytest.approx(0.02)
+    assert frames[0][2].points.shape == (15, 2) and len(frames[0][2].cells) == 8
+    with pytest.raises(fecontact.FecontactError, match="no rigid.pvd"):
+        run.series("rigid")
+
+
+def test_without_pandas(tmp_path, block_scene, monkeypatch):
+    run = fecontact.run(block_scene, tmp_path / "out", quiet=True, steps=10)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas fails
+    h = fecontact.open_run(tmp_path / "out").history
+    assert isinstance(h, np.recarray) and h["kinetic"].shape == (11,)
+    assert run.row(-1)["step"] == 10
+    assert fecontact.records(h)[0]["time"] == 0
+
+
+def test_ctrl_c_stops_at_a_consistent_point_and_resume_goes_on(tmp_path, block_scene):
+    block_scene["time"]["duration"] = 50.0  # 500 000 steps: stopped at its first progress line (10 %)
+    block_scene["output"]["every"] = 10000
+    fecontact.write_scene(block_scene, tmp_path / "long.toml")
+    script = textwrap.dedent(f"""
+        import fecontact
+        try:
+            fecontact.run({str(tmp_path / "long.toml")!r}, {str(tmp_path / "out")!r})
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt raised", flush=True)
+    """)
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(fecontact.__file__)), FECONTACT=fecontact.binary())
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    for line in p.stdout:  # the run is under way once it prints progress
+        if line.startswith("step "):
+            break
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert "KeyboardInterrupt raised" in out, err
+    run = fecontact.open_run(tmp_path / "out")
+    assert run.stopped and run.summary["made by"]
+    stopped_at = run.row(-1)["time"]
+    run.resume(until=stopped_at + 0.01, quiet=True)
+    assert run.row(-1)["time"] == pytest.approx(stopped_at + 0.01)
+    t = np.asarray(run.history["time"])
+    assert np.all(np.diff(t) > 0)  # one history, no step twice
+
+
+def test_flags_are_the_binarys(tmp_path, block_scene):
+    run = fecontact.run(block_scene, tmp_path / "out", quiet=True, steps=20, every=5)
+    assert len(run.series("bodies")) == 5
+    with pytest.raises(fecontact.FecontactError, match="flag provided but not defined: -bogus"):
+        fecontact.run(block_scene, tmp_path / "out2", quiet=True, bogus=1)

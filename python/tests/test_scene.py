@@ -1,0 +1,50 @@
+"""Scenes as dicts: written to TOML and read back, the examples' scenes,
+and a mistaken scene refused with the binary's message."""
+
+import tomllib
+
+import numpy as np
+import pytest
+
+import fecontact
+from fecontact.scene import dumps
+
+
+def test_dumps_reads_back(block_scene):
+    s = dict(block_scene, extra={"weird key": "a \"quoted\"\nline", "v": np.array([1.5, -2.0]), "n": np.int64(3)})
+    back = tomllib.loads(dumps(s))
+    assert back["body"][0]["rectangle"]["cells"] == [4, 2]
+    assert back["extra"] == {"weird key": "a \"quoted\"\nline", "v": [1.5, -2.0], "n": 3}
+    assert back["time"]["h"] == 1e-4  # repr keeps every digit
+    assert tomllib.loads(dumps({"time": {"h": 0.1 + 0.2}}))["time"]["h"] == 0.1 + 0.2
+
+
+@pytest.mark.parametrize("bad, err", [({"time": {"h": object()}}, TypeError), ({"time": {1: 2}}, TypeError)])
+def test_dumps_refuses_what_toml_cannot_say(bad, err):
+    with pytest.raises(err):
+        dumps(bad)
+
+
+def test_example_scene_runs_from_anywhere(tmp_path, monkeypatch):
+    sc = fecontact.example_scene("colliding-blocks")
+    assert [b["name"] for b in sc["body"]] == ["lower", "upper"]
+    sc["time"]["duration"] = 2e-5  # a copy: the next call is the example's again
+    assert fecontact.example_scene("colliding-blocks")["time"]["duration"] == 7.5e-4
+    monkeypatch.chdir(tmp_path)
+    run = fecontact.run(sc, "out", quiet=True)
+    assert run.row(-1)["time"] == pytest.approx(2e-5)
+    gm = fecontact.example_scene("disc-on-block")  # a Gmsh mesh: named by its absolute path
+    assert any(b.get("gmsh", "/").startswith("/") for b in gm["body"])
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda s: s["body"][0].update(velocty=[0, 1]), "velocty"),
+    (lambda s: s["contact"][0].update(mu=-0.3), "mu"),
+    (lambda s: s["time"].update(h=float("nan")), "h"),
+])
+def test_mistaken_scene_raises_the_binarys_message(tmp_path, block_scene, edit, message):
+    edit(block_scene)
+    with pytest.raises(fecontact.FecontactError) as e:
+        fecontact.run(block_scene, tmp_path / "out", quiet=True)
+    assert "scene.toml" in str(e.value) and message in str(e.value)
+    assert not (tmp_path / "out" / "history.csv").exists()
