@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -112,7 +113,8 @@ func BenchmarkDeposit(b *testing.B) {
 // the 10 000-disk deposit (20 658 contacts, positional law) for 300 sweeps
 // in natural order on one core and in coloured order on one and two, per
 // contact and sweep: the second core's speed-up of the coloured sweep (the
-// same iterates on either).
+// same iterates on either); then again with another program busy on a core
+// (hog): two workers must not be slower than one.
 //
 //	go test -run '^$' -bench ColouredNLGS -benchtime 3x ./rigid/
 func BenchmarkColouredNLGS(b *testing.B) {
@@ -137,9 +139,17 @@ func BenchmarkColouredNLGS(b *testing.B) {
 	for _, c := range []struct {
 		order signorini.Order
 		cores int
-	}{{signorini.Natural, 1}, {signorini.Coloured, 1}, {signorini.Coloured, 2}} {
+		hog   bool
+	}{{signorini.Natural, 1, false}, {signorini.Coloured, 1, false}, {signorini.Coloured, 2, false},
+		{signorini.Natural, 1, true}, {signorini.Coloured, 1, true}, {signorini.Coloured, 2, true}} {
 		name := map[signorini.Order]string{signorini.Natural: "natural", signorini.Coloured: "coloured"}[c.order]
+		if c.hog {
+			name += "/hog"
+		}
 		b.Run(fmt.Sprintf("%s/cores=%d", name, c.cores), func(b *testing.B) {
+			if c.hog {
+				defer cpuHog(b)()
+			}
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.cores))
 			for b.Loop() {
 				// A tolerance no sweep reaches: 300 sweeps.
@@ -148,6 +158,17 @@ func BenchmarkColouredNLGS(b *testing.B) {
 			}
 			b.ReportMetric(1e9*b.Elapsed().Seconds()/float64(b.N)/300/float64(n), "ns/contact/sweep")
 		})
+	}
+}
+
+// cpuHog keeps a core busy in another process, as another user's program
+// on a shared node, until the function it returns is called.
+func cpuHog(tb testing.TB) (stop func()) {
+	cmd := exec.Command("sh", "-c", "while :; do :; done")
+	require.NoError(tb, cmd.Start())
+	return func() {
+		cmd.Process.Kill()
+		cmd.Wait()
 	}
 }
 
@@ -209,13 +230,20 @@ func pileAtRest(t *testing.T, law contact.Law) {
 }
 
 // TestColouredPileOnAnyCores: a pile stepped with NLGS in coloured order
-// ends in the same state to the bit on one core and on two (its colours
-// span several chunks, so two cores share them), and at rest.
+// ends in the same state to the bit on one core, on two, and on two with
+// another program busy on a core (its colours span several chunks, so two
+// cores share them), and at rest.
 func TestColouredPileOnAnyCores(t *testing.T) {
 	var ends [][][3]float64
-	for _, cores := range []int{1, 2} {
+	for _, c := range []struct {
+		cores int
+		hog   bool // another program busy on a core: the team's members sleep and wake
+	}{{1, false}, {2, false}, {2, true}} {
 		func() {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
+			if c.hog {
+				defer cpuHog(t)()
+			}
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.cores))
 			sys := hexPile(t, 20, 30, contact.Positional)
 			sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-4, Rigid: sys,
 				Solver: signorini.Options{Tol: 1e-6, Measure: signorini.VelocityChange, Order: signorini.Coloured}})
@@ -233,4 +261,5 @@ func TestColouredPileOnAnyCores(t *testing.T) {
 		}()
 	}
 	require.Equal(t, ends[0], ends[1])
+	require.Equal(t, ends[0], ends[2])
 }
