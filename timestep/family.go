@@ -14,9 +14,10 @@ import (
 // impulses and of the Delassus builder's compliances. A family sees its
 // own bodies from 0.
 //
-// Two kinds implement it: the Stepper's finite-element bodies, linear and
-// hyperelastic (family_fe.go), and the rigid bodies of a rigid.System
-// (family_rigid.go). It is the counterpart of LMGC90's per-body-kind
+// Three kinds implement it: the Stepper's finite-element bodies, linear
+// and hyperelastic (family_fe.go), the rigid bodies of a rigid.System
+// (family_rigid.go) and the point masses of a discrete.System
+// (family_points.go). It is the counterpart of LMGC90's per-body-kind
 // modules (RBDY2, mecaMAILx, each with its comp_vlocy) and of Chrono's
 // ChPhysicsItem; a new kind of body is one more file, not new branches in
 // the step.

@@ -200,8 +200,12 @@ const (
 
 // NewSimulation takes every node of the detector's sides as a contact node
 // of its body (whatever Body.ContactNodes says, which it leaves as it is),
-// then factorises the bodies (NewStepper). It writes nothing of what it is
-// given: each side names its body (Body.Side, contact.NewSide). det may
+// then factorises the bodies (NewStepper). What it is given is the
+// simulation's from then on: it steps the bodies, the rigid system and
+// the point masses, and prepares the point masses for its step
+// (discrete.System.Prepare); a state set after it (a velocity) is not in
+// the energy ledger's start. Each side names its body (Body.Side,
+// contact.NewSide). det may
 // be nil (rigid bodies only, opt.Rigid); an obstacle that a rigid body
 // carries must name one of them (index len(bodies) + k).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {

@@ -15,10 +15,11 @@ import (
 // (the correction). The step keeps each source's units together, sources
 // in order (step.from), so that a unit's source is found by its place.
 //
-// Two implement it: the Detector's pairs, finite-element sides against
+// Three implement it: the Detector's pairs, finite-element sides against
 // sides, obstacles and the outlines of rigid bodies (pairSource, here),
-// and the rigid bodies' contacts among themselves (rigidSource,
-// source_rigid.go). The pairs come first: Simulation.PairForces reads
+// the rigid bodies' contacts among themselves (rigidSource,
+// source_rigid.go) and the point masses' contacts (pointSource,
+// source_points.go). The pairs come first: Simulation.PairForces reads
 // their units as the first of the step's contacts.
 type source interface {
 	// detect returns the units at the configuration cfg and the smallest
