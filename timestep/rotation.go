@@ -56,8 +56,9 @@ func (b *Body) nodeDisplacement(n int) [2]float64 {
 // whose mean rotation (Body.MeanRotation) has passed 0.1 rad since the
 // simulation started: its small-strain model then gives wrong answers
 // without an error (a linear disc rolling down an incline rises off it and
-// rolls back). A run calls it after its steps; it costs one pass over the
-// linear bodies' nodes.
+// rolls back). A run calls it on the fields' stride (every [output] every
+// steps, and at its last); it costs one pass over the linear bodies'
+// nodes.
 func (s *Simulation) RotationWarnings() []string {
 	var out []string
 	for i := range s.Stepper.NumBodies() {

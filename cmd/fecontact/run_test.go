@@ -653,7 +653,7 @@ func TestSweep(t *testing.T) {
 	}{
 		{[]string{"sweep", sc, "--set", "body.bar.velocity"}, `expected KEY=V1|V2|... or KEY=A..B or KEY=A..B/N`},
 		{[]string{"sweep", sc, "--set", "time.h=1e-6..2e-6"}, "range 1e-6..2e-6: give the number of values, as 1e-6..2e-6/N"},
-		{[]string{"sweep", sc, "--set", "body.rod.velocity=[1.0, 0.0]"}, `no [[body]] named "rod" (there are bar)`},
+		{[]string{"sweep", sc, "--set", "body.rod.velocity=[1.0, 0.0]"}, `no [[body]] named "rod" (there are bar; or a number from 1 to 1)`},
 		{[]string{"sweep", sc}, "expected at least one --set KEY=VALUES"},
 		// Sizes refused before the value lists are made (issue 30: 16 GB
 		// for the first, minutes of silence for the others).

@@ -21,8 +21,24 @@ import (
 )
 
 // Write writes path atomically with the content that write produces
-// (through a buffer).
-func Write(path string, write func(w io.Writer) error) (err error) {
+// (through a buffer), and durably: the file is on the disk when Write
+// returns (a checkpoint, a summary, a history).
+func Write(path string, write func(w io.Writer) error) error {
+	return write1(path, write, true)
+}
+
+// WriteUnsynced writes path atomically but leaves it to the system to put
+// it on the disk: a program that dies never leaves it half written, a
+// machine that loses power may (what a run writes by the thousand, its
+// ParaView pieces and collections and its pictures: a resume from the
+// checkpoint, which Write makes durable, writes them again). It spares a
+// journal commit per file: the fields' pieces cost a run more than its
+// steps with one.
+func WriteUnsynced(path string, write func(w io.Writer) error) error {
+	return write1(path, write, false)
+}
+
+func write1(path string, write func(w io.Writer) error, durable bool) (err error) {
 	if err := CheckTarget(path); err != nil {
 		return err
 	}
@@ -47,8 +63,10 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if durable {
+		if err = tmp.Sync(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)

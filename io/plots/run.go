@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"math"
 	"slices"
@@ -509,9 +510,10 @@ func saveChart(path string, p *plot.Plot, leg *legend, w, h vg.Length) error {
 // temporary, removed on error (PATH.tmp was neither, and stayed behind an
 // interrupted run).
 func writePNG(path string, img *vgimg.Canvas) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
-		return err
+	return atomicfile.WriteUnsynced(path, func(w io.Writer) error {
+		// The fastest compression: half the encoding time of the default
+		// for a file a few per cent larger.
+		return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img.Image())
 	})
 }
 

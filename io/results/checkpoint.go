@@ -42,12 +42,15 @@ type SnapshotState struct {
 	Chains                []Chain
 }
 
-// Checkpoint flushes history.csv and returns the Writer's state after the
+// Checkpoint flushes history.csv, writes the .pvd collections and returns the Writer's state after the
 // last step it recorded.
 func (o *Writer) Checkpoint() (WriterState, error) {
 	n, err := o.hist.flush()
 	if err != nil {
 		return WriterState{}, fmt.Errorf("results: %w", err)
+	}
+	if err := o.writeLists(); err != nil {
+		return WriterState{}, err
 	}
 	st := WriterState{History: n, Count: o.count, Bodies: o.bodies.count, Stride: o.stride, E0: o.e0,
 		Energy: slices.Clone(o.energy), Figures: o.figures, First: o.figures.first, Last: o.figures.last, Lists: map[string][]vtk.Entry{}}
@@ -71,6 +74,10 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 	}
 	return st, nil
 }
+
+// listNames are the .pvd collections' names, in the order they are
+// written.
+var listNames = []string{"bodies", "rigid", "masses", "springs", "obstacles", "contacts", "chains"}
 
 // lists are the Writer's .pvd collections by name.
 func (o *Writer) lists() map[string]*vtk.Collection {

@@ -53,8 +53,8 @@ func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
 	return g, nil
 }
 
-// series writes one .vtu per body per output step and the .pvd that
-// collects them; the .pvd is rewritten after every output step, so that it
+// series writes one .vtu per body per output step and lists them in the
+// collection the Writer writes as the .pvd (Writer.writeLists), which so
 // only ever lists complete pieces.
 type series struct {
 	files *outdir.Folder
@@ -80,7 +80,7 @@ func (s *series) write(t float64, bodies []*timestep.Body, depths [][]float64) e
 		s.pvd.Add(t, i, file)
 	}
 	s.count++
-	return writePVD(s.files, s.name+".pvd", &s.pvd)
+	return nil
 }
 
 // history writes the per-step history as CSV. It is written as

@@ -1,9 +1,12 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/internal/atomicfile"
@@ -40,7 +43,15 @@ type Writer struct {
 	frame    []float64 // Options.Frame
 	granular *granular.Series
 	chains   vtk.Collection
+	listedAt time.Time // when the .pvd collections were last written (writeLists)
 }
+
+// listEvery is how often the .pvd collections are written while a run
+// goes: each write is a file of all the pieces so far (a run's cost grew
+// with the square of its outputs, and the files' creation cost more than
+// the steps of a small run). ParaView opened on a running run sees it
+// this late at most; Close, Abandon and Checkpoint write them at once.
+const listEvery = 2 * time.Second
 
 // maxPlotPoints bounds the points kept for energy.png: when the list
 // reaches twice this, every other point is dropped and the stride doubles,
@@ -250,6 +261,22 @@ func (o *Writer) WriteFields() error {
 		return err
 	}
 	o.count++
+	if time.Since(o.listedAt) < listEvery {
+		return nil
+	}
+	return o.writeLists()
+}
+
+// writeLists writes every .pvd collection that lists a piece.
+func (o *Writer) writeLists() error {
+	o.listedAt = time.Now()
+	for _, name := range listNames {
+		if c := o.lists()[name]; len(c.Entries()) > 0 {
+			if err := writePVD(o.files, name+".pvd", c); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -275,7 +302,7 @@ func (o *Writer) writeSeries(name string, list *vtk.Collection, t float64, g *vt
 		return err
 	}
 	list.Add(t, 0, file)
-	return writePVD(o.files, name+".pvd", list)
+	return nil
 }
 
 // writeVTU lists a piece in the folder and writes it.
@@ -367,6 +394,9 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 // run is not.
 func (o *Writer) Abandon(err error) error {
 	o.hist.abandon()
+	if lerr := o.writeLists(); lerr != nil {
+		err = fmt.Errorf("%w (and writing the .pvd collections: %v)", err, lerr)
+	}
 	return fmt.Errorf("%w (the pieces in %s stop before this step; the history is history.csv.partial)", err, o.files.Dir())
 }
 
@@ -374,6 +404,9 @@ func (o *Writer) Abandon(err error) error {
 // ParaView script (ParaViewScript), the pictures.
 func (o *Writer) Close() error {
 	if err := o.hist.close(); err != nil {
+		return err
+	}
+	if err := o.writeLists(); err != nil {
 		return err
 	}
 	if err := o.profile.write(o.files, o.painter); err != nil {
@@ -388,35 +421,42 @@ func (o *Writer) Close() error {
 	return o.draw()
 }
 
-// draw draws the pictures, when the Options gave a Painter.
+// draw draws the pictures, when the Options gave a Painter, each on its
+// own goroutine: they are a run's last work, and at a few hundred steps
+// they took as long as the steps.
 func (o *Writer) draw() error {
 	if o.painter == nil {
 		return nil
 	}
-	if err := o.picture("energy.png", func(p string) error { return o.painter.Energy(p, o.energy) }); err != nil {
-		return err
+	pictures := map[string]func(path string) error{
+		"energy.png": func(p string) error { return o.painter.Energy(p, o.energy) },
 	}
 	if len(o.snaps) > 0 {
-		if err := o.picture("bodies.png", func(p string) error { return o.painter.Bodies(p, o.snaps, o.frame) }); err != nil {
-			return err
-		}
+		pictures["bodies.png"] = func(p string) error { return o.painter.Bodies(p, o.snaps, o.frame) }
 	}
 	if names := o.hist.rigid.gapNames(); len(names) > 0 {
-		return o.picture("gaps.png", func(p string) error { return o.painter.Gaps(p, names, o.energy) })
+		pictures["gaps.png"] = func(p string) error { return o.painter.Gaps(p, names, o.energy) }
 	}
-	return nil
-}
-
-// picture lists a picture in the folder and draws it.
-func (o *Writer) picture(name string, draw func(path string) error) error {
-	path, err := o.files.Path(name)
-	if err != nil {
-		return err
+	order := []string{"energy.png", "bodies.png", "gaps.png"}
+	errs := make([]error, len(order))
+	var wg sync.WaitGroup
+	for i, name := range order {
+		draw, ok := pictures[name]
+		if !ok {
+			continue
+		}
+		path, err := o.files.Path(name)
+		if err != nil {
+			return err
+		}
+		wg.Go(func() {
+			if err := draw(path); err != nil {
+				errs[i] = fmt.Errorf("%s: %w", name, err)
+			}
+		})
 	}
-	if err := draw(path); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // writePoints writes the point masses (masses.pvd) and their springs
