@@ -10,6 +10,16 @@ import (
 	"github.com/fecontact/fecontact/signorini"
 )
 
+// CheckDynamic checks a dynamic friction coefficient against its static
+// one: none, or a number from 0 to the static coefficient (sliding never
+// takes more than sticking holds).
+func CheckDynamic(static float64, dynamic *float64) error {
+	if dynamic != nil && !(*dynamic >= 0 && *dynamic <= static) {
+		return fmt.Errorf("dynamic friction coefficient mu_dynamic = %g: expected a value from 0 to the static one, mu = %g", *dynamic, static)
+	}
+	return nil
+}
+
 // MaxMu is the largest friction coefficient a contact takes
 // (signorini.MaxMu, where the reason is).
 const MaxMu = signorini.MaxMu
@@ -21,7 +31,8 @@ type Pair struct {
 	Candidate  *Side
 	Antagonist *Side     // nil when Obstacle is set
 	Obstacle   *Obstacle // nil when Antagonist is set
-	Mu         float64   // Coulomb friction coefficient
+	Mu         float64   // Coulomb friction coefficient (the static one where MuDynamic is set)
+	MuDynamic  *float64  // the coefficient of a unit that slid at the step before; nil: Mu throughout
 	Law        Law       // zero value: Positional
 	Basis      Basis     // zero value: Nodal
 	// Alert is the alert distance (m): nodes farther than that from the
@@ -87,6 +98,8 @@ func (p *Pair) Check() error {
 		return errors.New("give exactly one antagonist: a side or an obstacle")
 	case !(p.Mu >= 0 && p.Mu <= MaxMu):
 		return fmt.Errorf("friction coefficient mu = %g: expected a value in [0, %g] (%g already sticks)", p.Mu, MaxMu, MaxMu)
+	case CheckDynamic(p.Mu, p.MuDynamic) != nil:
+		return CheckDynamic(p.Mu, p.MuDynamic)
 	case !(p.Alert > 0) || math.IsInf(p.Alert, 0):
 		return fmt.Errorf("alert = %g m: expected a positive, finite distance", p.Alert)
 	case p.Basis != Nodal && p.Basis != Pairing:
@@ -243,14 +256,18 @@ type Entry struct {
 // Unit is one contact unit j: U~ = sum over Entries of (N, T) v[Body][Eq]
 // + Rigid, in the frame N, T of its node.
 type Unit struct {
-	Key     Key
-	X       [2]float64 // position of node j
-	N, T    [2]float64
-	Gap     float64 // weighted gap sum_i P_ij g_i (m^3: P in m^2 times m)
-	Weight  float64 // sum_i P_ij over the nodes i in contact (m^2)
-	Mu      float64
-	Entries []Entry    // sorted by (Body, Eq)
-	Rigid   [2]float64 // obstacle velocity term at the configuration's time
+	Key    Key
+	X      [2]float64 // position of node j
+	N, T   [2]float64
+	Gap    float64 // weighted gap sum_i P_ij g_i (m^3: P in m^2 times m)
+	Weight float64 // sum_i P_ij over the nodes i in contact (m^2)
+	Mu     float64
+	// MuDynamic, where set, is the friction coefficient of the unit when
+	// it slid at the step before, Mu (static) being that of a unit that
+	// stuck, was open or is new: LMGC90's *_DS_CLB laws.
+	MuDynamic *float64
+	Entries   []Entry    // sorted by (Body, Eq)
+	Rigid     [2]float64 // obstacle velocity term at the configuration's time
 	// ObsN, ObsT are sum_i P_ij n_i and sum_i P_ij t_i: the rigid term of an
 	// obstacle moving at v is (-ObsN.v, -ObsT.v) (see RigidAt).
 	ObsN, ObsT [2]float64

@@ -48,6 +48,9 @@ type Contact struct {
 	Side     *contact.Side
 	Mu       float64     // Coulomb friction coefficient
 	Law      contact.Law // zero value: Positional
+	// MuDynamic is the coefficient while sliding (contact.Unit.MuDynamic);
+	// nil: Mu throughout.
+	MuDynamic *float64
 	// Restitution e of the Shock law, U_N,end >= -e U_N,start, in [0, 1]
 	// (rigid.Restitution of a dissipation index).
 	Restitution float64
@@ -267,6 +270,8 @@ func (c *Contact) check(n int) error {
 	switch {
 	case !(c.Mu >= 0 && c.Mu <= contact.MaxMu):
 		return fmt.Errorf("friction coefficient %g: expected 0 or a positive number up to %g (%g already sticks)", c.Mu, contact.MaxMu, contact.MaxMu)
+	case contact.CheckDynamic(c.Mu, c.MuDynamic) != nil:
+		return contact.CheckDynamic(c.Mu, c.MuDynamic)
 	case !(c.Restitution >= 0 && c.Restitution <= 1):
 		return fmt.Errorf("restitution %g: expected a number in [0, 1]", c.Restitution)
 	case !(c.Alert >= 0) || !finite(c.Alert):

@@ -18,6 +18,7 @@ import (
 type Rule struct {
 	A, B        string
 	Mu          float64
+	MuDynamic   *float64 // while sliding (contact.Unit.MuDynamic); nil: Mu throughout
 	Law         contact.Law
 	Restitution float64
 }
@@ -105,6 +106,9 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 	for k, r := range rules {
 		if !(r.Mu >= 0 && r.Mu <= contact.MaxMu) {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): friction coefficient %g: expected a value in [0, %g] (%g already sticks)", k+1, r.A, r.B, r.Mu, contact.MaxMu, contact.MaxMu)
+		}
+		if err := contact.CheckDynamic(r.Mu, r.MuDynamic); err != nil {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): %w", k+1, r.A, r.B, err)
 		}
 		if r.Law != contact.Positional && r.Law != contact.Shock {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): unknown law %d", k+1, r.A, r.B, r.Law)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
-	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -42,11 +41,15 @@ type PointContact struct {
 	Rigid    string   `toml:"rigid"`
 	Side     *Side    `toml:"side"`
 	Mu       float64  `toml:"mu"`
-	Law      string   `toml:"law"` // shock (default) or signorini
+	// MuDynamic is the friction coefficient while sliding (default mu).
+	MuDynamic *float64 `toml:"mu_dynamic"`
+	Law       string   `toml:"law"` // shock (default) or signorini
 	// DissipationIndex is delta of [JM91] section 6, in [0, 1], for the
 	// shock law: 1 (default) is inelastic.
 	DissipationIndex *float64 `toml:"dissipation_index"`
-	Alert            float64  `toml:"alert"` // m; default 1e-3 of the obstacle's extent, half the side's shortest edge
+	// Restitution is Newton's coefficient e in [0, 1] (RigidRule's).
+	Restitution *float64 `toml:"restitution"`
+	Alert       float64  `toml:"alert"` // m; default 1e-3 of the obstacle's extent, half the side's shortest edge
 }
 
 // checkPoints checks the masses' names and what the springs and point
@@ -113,6 +116,10 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 			return bad(where, "law", fmt.Sprintf("%q", c.Law), "expected shock or signorini")
 		case c.DissipationIndex != nil && !(*c.DissipationIndex >= 0 && *c.DissipationIndex <= 1):
 			return bad(where, "dissipation_index", *c.DissipationIndex, "expected a value in [0, 1]")
+		case c.Restitution != nil:
+			if err := checkRestitution(where, c.Restitution, c.DissipationIndex, c.Law); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -179,10 +186,7 @@ func (c PointContact) build(at map[string]int, bodies []*timestep.Body, index ma
 	if err != nil {
 		return discrete.Contact{}, err
 	}
-	d := discrete.Contact{Name: c.Name, Mu: c.Mu, Law: law, Alert: c.Alert, Restitution: 0}
-	if c.DissipationIndex != nil {
-		d.Restitution = rigid.Restitution(*c.DissipationIndex)
-	}
+	d := discrete.Contact{Name: c.Name, Mu: c.Mu, MuDynamic: c.MuDynamic, Law: law, Alert: c.Alert, Restitution: restitution(c.DissipationIndex, c.Restitution)}
 	for _, n := range c.Masses {
 		d.Masses = append(d.Masses, at[n])
 	}

@@ -41,11 +41,43 @@ type RigidContacts struct {
 type RigidRule struct {
 	Groups []string `toml:"groups"` // two group names; "*" is every group
 	Mu     float64  `toml:"mu"`
-	Law    string   `toml:"law"` // shock (default) or signorini
+	// MuDynamic is the friction coefficient while sliding (default mu).
+	MuDynamic *float64 `toml:"mu_dynamic"`
+	Law       string   `toml:"law"` // shock (default) or signorini
 	// DissipationIndex is delta of [JM91] section 6, in [0, 1]: 1
 	// (default) is inelastic, 0 restores the normal velocity of a single
 	// collision.
 	DissipationIndex *float64 `toml:"dissipation_index"`
+	// Restitution is Newton's coefficient e in [0, 1] of the shock law,
+	// U_N+ >= -e U_N- at each closed unit: another way to give delta =
+	// (1 - e)/(1 + e).
+	Restitution *float64 `toml:"restitution"`
+}
+
+// checkRestitution checks a restitution coefficient: in [0, 1], under the
+// shock law, and not beside a dissipation index (which says the same).
+func checkRestitution(where string, e, delta *float64, law string) error {
+	switch {
+	case !(*e >= 0 && *e <= 1):
+		return bad(where, "restitution", *e, "expected Newton's coefficient in [0, 1] (0: inelastic, 1: elastic)")
+	case delta != nil:
+		return bad(where, "restitution", *e, "give restitution or dissipation_index, not both: delta = (1 - e)/(1 + e)")
+	case law == "signorini":
+		return bad(where, "restitution", *e, "applies to the shock law only")
+	}
+	return nil
+}
+
+// restitution is the e of a contact's shock law: restitution as given, or
+// that of the dissipation index (default 1: inelastic).
+func restitution(delta, e *float64) float64 {
+	switch {
+	case e != nil:
+		return *e
+	case delta != nil:
+		return rigid.Restitution(*delta)
+	}
+	return 0
 }
 
 func (r *Rigid) check(i int) error {
@@ -140,12 +172,18 @@ func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 		switch {
 		case !(r.Mu >= 0 && r.Mu <= contact.MaxMu):
 			return bad(where, "mu", r.Mu, muRange)
+		case r.MuDynamic != nil && !(*r.MuDynamic >= 0 && *r.MuDynamic <= r.Mu):
+			return bad(where, "mu_dynamic", *r.MuDynamic, muDynamicRange(r.Mu))
 		case r.Law != "" && r.Law != "shock" && r.Law != "signorini":
 			return bad(where, "law", fmt.Sprintf("%q", r.Law), "expected shock or signorini")
 		case r.DissipationIndex != nil && !(*r.DissipationIndex >= 0 && *r.DissipationIndex <= 1):
 			return bad(where, "dissipation_index", *r.DissipationIndex, "expected a value in [0, 1] (1: inelastic)")
 		case r.DissipationIndex != nil && r.Law == "signorini":
 			return bad(where, "dissipation_index", *r.DissipationIndex, "applies to the shock law only")
+		case r.Restitution != nil:
+			if err := checkRestitution(where, r.Restitution, r.DissipationIndex, r.Law); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -261,11 +299,7 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 		if r.Law == "" {
 			law = contact.Shock
 		}
-		delta := 1.0
-		if r.DissipationIndex != nil {
-			delta = *r.DissipationIndex
-		}
-		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, Law: law, Restitution: rigid.Restitution(delta)})
+		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, MuDynamic: r.MuDynamic, Law: law, Restitution: restitution(r.DissipationIndex, r.Restitution)})
 	}
 	sys, err := rigid.NewSystem(bodies, rules, s.RigidContacts.Alert)
 	if err != nil {

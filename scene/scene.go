@@ -206,16 +206,17 @@ type Side struct {
 
 // Contact is a contact pair.
 type Contact struct {
-	Name       string  `toml:"name"`
-	Candidate  Side    `toml:"candidate"`
-	Antagonist *Side   `toml:"antagonist"`
-	Obstacle   string  `toml:"obstacle"`
-	Rigid      string  `toml:"rigid"` // a [[rigid]] body as antagonist
-	Mu         float64 `toml:"mu"`
-	Law        string  `toml:"law"`     // signorini (default) or shock
-	Basis      string  `toml:"basis"`   // nodal (default) or pairing
-	Alert      float64 `toml:"alert"`   // m; default: half the smallest candidate edge
-	OneWay     bool    `toml:"one_way"` // only the candidate's nodes are kept out (default: both bodies)
+	Name       string   `toml:"name"`
+	Candidate  Side     `toml:"candidate"`
+	Antagonist *Side    `toml:"antagonist"`
+	Obstacle   string   `toml:"obstacle"`
+	Rigid      string   `toml:"rigid"` // a [[rigid]] body as antagonist
+	Mu         float64  `toml:"mu"`
+	MuDynamic  *float64 `toml:"mu_dynamic"` // while sliding; default mu
+	Law        string   `toml:"law"`        // signorini (default) or shock
+	Basis      string   `toml:"basis"`      // nodal (default) or pairing
+	Alert      float64  `toml:"alert"`      // m; default: half the smallest candidate edge
+	OneWay     bool     `toml:"one_way"`    // only the candidate's nodes are kept out (default: both bodies)
 }
 
 // MaxSceneBytes bounds a scene file: a scene is a page of text (meshes
@@ -378,6 +379,12 @@ func bad(where, key string, value any, want string) error {
 		where += ": "
 	}
 	return fmt.Errorf("%s%s = %v: %s", where, key, value, want)
+}
+
+// muDynamicRange is what a dynamic friction coefficient out of range is
+// told.
+func muDynamicRange(static float64) string {
+	return fmt.Sprintf("expected the friction coefficient while sliding, from 0 to the static one (mu = %g)", static)
 }
 
 // muRange is what a friction coefficient out of range is told.
@@ -729,6 +736,8 @@ func (c Contact) check(i int, bodies, obstacles, rigids map[string]bool) error {
 		return bad(where, "one_way", "true", "a pair with an obstacle has one pass only: leave one_way out")
 	case !(c.Mu >= 0 && c.Mu <= contact.MaxMu):
 		return bad(where, "mu", c.Mu, muRange)
+	case c.MuDynamic != nil && !(*c.MuDynamic >= 0 && *c.MuDynamic <= c.Mu):
+		return bad(where, "mu_dynamic", *c.MuDynamic, muDynamicRange(c.Mu))
 	case c.Law != "signorini" && c.Law != "shock":
 		return bad(where, "law", fmt.Sprintf("%q", c.Law), "expected signorini or shock")
 	case c.Basis != "nodal" && c.Basis != "pairing":

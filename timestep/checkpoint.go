@@ -49,6 +49,7 @@ type warmEntry struct {
 	Reverse, Valley bool
 	A, B            int
 	P               [2]float64
+	Slid            bool // the unit slid: its dynamic friction coefficient next
 }
 
 // SaveState writes everything the simulation carries from one step to the
@@ -127,8 +128,8 @@ func (s *Simulation) shape() [][]int {
 func (s *Simulation) state() simState {
 	st := simState{PrevTime: s.prev.Time, PrevDisp: s.prev.Disp, PrevPoses: s.prev.Poses, NormalWork: s.NormalWork, FrictionWork: s.FrictionWork, ObstacleWork: s.ObstacleWork,
 		PushOutWork: s.PushOutWork, Unconverged: s.Unconverged, InitialPenetration: s.InitialPenetration}
-	for id, p := range s.warm {
-		st.Warm = append(st.Warm, warmEntry{id.kind, id.pair, id.node, id.reverse, id.valley, id.a, id.b, p})
+	for id, w := range s.warm {
+		st.Warm = append(st.Warm, warmEntry{id.kind, id.pair, id.node, id.reverse, id.valley, id.a, id.b, w.p, w.slid})
 	}
 	slices.SortFunc(st.Warm, func(a, b warmEntry) int { // the same stream for the same state
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Node, b.Node),
@@ -161,7 +162,7 @@ func (s *Simulation) setState(st simState) error {
 	}
 	clear(s.warm)
 	for _, w := range st.Warm {
-		s.warm[unitID{w.Kind, w.Pair, w.Node, w.Reverse, w.Valley, w.A, w.B}] = w.P
+		s.warm[unitID{w.Kind, w.Pair, w.Node, w.Reverse, w.Valley, w.A, w.B}] = warmStart{p: w.P, slid: w.Slid}
 	}
 	s.prev = contact.Config{Time: st.PrevTime, Disp: st.PrevDisp, Poses: st.PrevPoses}
 	s.NormalWork, s.FrictionWork, s.ObstacleWork, s.PushOutWork = st.NormalWork, st.FrictionWork, st.ObstacleWork, st.PushOutWork

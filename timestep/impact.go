@@ -138,7 +138,7 @@ func (s *Simulation) impactOn(units []contact.Unit, e, shift []float64, d *Delas
 	u0 := make([][2]float64, n)
 	for a := range units {
 		u0[a] = units[a].Velocity(v)
-		q[2*a], q[2*a+1], mu[a] = (1+e[a])*u0[a][0], (1+e[a])*u0[a][1], units[a].Mu
+		q[2*a], q[2*a+1], mu[a] = (1+e[a])*u0[a][0], (1+e[a])*u0[a][1], s.mu(a, &units[a])
 	}
 	p := &signorini.Problem{Q: q, Mu: mu, Shift: shift}
 	var err error

@@ -137,7 +137,7 @@ type Simulation struct {
 	r        [][]float64    // the bodies' generalised impulses of the step
 	shift    [][]float64    // their parts that move the positions (arrival.go)
 	delassus *Delassus
-	warm     map[unitID][2]float64
+	warm     map[unitID]warmStart
 	contacts []ContactState
 	work     stepWork
 	// Cumulative works of contact (see StepStats) and the count of steps
@@ -222,7 +222,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[unitID][2]float64{}, turned: map[*Body]bool{}}
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[unitID]warmStart{}, turned: map[*Body]bool{}}
 	points, err := newPointFamily(opt.Points, opt.H, opt.Theta)
 	if err != nil {
 		return nil, err
@@ -884,7 +884,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		uf[0] += rigid1[a][0] - u.Rigid[0]
 		uf[1] += rigid1[a][1] - u.Rigid[1]
 		u0[a] = u.Velocity(v0)
-		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], u.Mu
+		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], s.mu(a, u)
 		w.uf[a] = uf[0]
 		g := u.Gap
 		if pred != nil {
@@ -1103,7 +1103,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	opt.Reuse = &s.work.res
 	for a, u := range units {
 		w := s.warm[s.sourceOf(a).id(u.Key)]
-		opt.Warm[2*a], opt.Warm[2*a+1] = w[0], w[1]
+		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0], w.p[1]
 	}
 	res, err := signorini.Solve(p, opt)
 	if errors.Is(err, signorini.ErrNotConverged) {
@@ -1119,9 +1119,27 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	certify(p, res, stats)
 	clear(s.warm)
 	for a, u := range units {
-		s.warm[s.sourceOf(a).id(u.Key)] = [2]float64{res.R[2*a], res.R[2*a+1]}
+		slid := res.Status[a] == signorini.SlideForward || res.Status[a] == signorini.SlideBackward
+		s.warm[s.sourceOf(a).id(u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid}
 	}
 	return res, nil
+}
+
+// warmStart is what a unit's solve leaves to the next: its impulses (the
+// warm start) and whether it slid (its friction coefficient, mu).
+type warmStart struct {
+	p    [2]float64
+	slid bool
+}
+
+// mu is unit a's friction coefficient in this step's problem: the dynamic
+// one where the unit has one and slid in the last solve, the static one
+// (Mu) where it stuck, was open or is new.
+func (s *Simulation) mu(a int, u *contact.Unit) float64 {
+	if u.MuDynamic != nil && s.warm[s.sourceOf(a).id(u.Key)].slid {
+		return *u.MuDynamic
+	}
+	return u.Mu
 }
 
 // certify measures how well the solve applied holds the laws: the

@@ -1,0 +1,266 @@
+package scene
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// inclineScene is a point mass of 1 kg/m on a plane inclined at atan(0.3)
+// (down to the right), static and dynamic friction 0.5 and 0.2, starting
+// on the plane with speed v0 down the slope.
+func inclineScene(v0 float64, dynamic string) string {
+	tan := 0.3
+	c, s := 1/math.Sqrt(1+tan*tan), tan/math.Sqrt(1+tan*tan)
+	return fmt.Sprintf(`
+[time]
+h = 1e-3
+theta = 0.5
+duration = 1.0
+
+[[obstacle]]
+name = "slope"
+points = [[-10.0, 3.0], [10.0, -3.0]]  # the solid on the right: below
+
+[[mass]]
+name = "m"
+mass = 1.0
+position = [0.0, 0.0]
+velocity = [%.17g, %.17g]
+gravity = [0.0, -9.81]
+
+[[point_contact]]
+obstacle = "slope"
+law = "signorini"
+mu = 0.5
+%s
+`, v0*c, -v0*s, dynamic)
+}
+
+// TestStaticDynamicFriction: on a slope steeper than the dynamic
+// coefficient and gentler than the static one (tan alpha = 0.3 between 0.2
+// and 0.5), a mass at rest stays at rest (the static coefficient holds a
+// new contact), and a mass thrown down it slides and speeds up at g (sin
+// alpha - mu_d cos alpha) after its first step (whose new contact takes
+// mu_s), to round-off; the friction work is what the ledger misses: the
+// kinetic energy's change is gravity's work plus the friction work, and
+// the friction work is mu N times the way slid, never positive.
+func TestStaticDynamicFriction(t *testing.T) {
+	const g, h, steps = 9.81, 1e-3, 1000
+	tan := 0.3
+	cos, sin := 1/math.Sqrt(1+tan*tan), tan/math.Sqrt(1+tan*tan)
+	for _, tc := range []struct {
+		name    string
+		v0      float64
+		dynamic string
+	}{
+		{"at rest", 0, "mu_dynamic = 0.2"},
+		{"sliding", 1, "mu_dynamic = 0.2"},
+		{"sliding, one coefficient", 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Decode(strings.NewReader(inclineScene(tc.v0, tc.dynamic)), "incline.toml")
+			require.NoError(t, err)
+			m, err := sc.Model(Variant{})
+			require.NoError(t, err)
+			sim, err := m.Simulation()
+			require.NoError(t, err)
+			muD := 0.2
+			if tc.dynamic == "" {
+				muD = 0.5
+			}
+			aS, aD := g*(sin-0.5*cos), g*(sin-muD*cos)
+			v, way := tc.v0, 0.0 // along the slope, the theta = 1/2 way
+			var friction float64
+			for k := 1; k <= steps; k++ {
+				_, err := sim.Step()
+				require.NoError(t, err)
+				a := aD
+				if k == 1 {
+					a = aS // a new contact: static
+				}
+				mu := 0.5
+				if k > 1 {
+					mu = muD
+				}
+				vNext := v + h*a
+				switch {
+				case v == 0:
+					vNext = 0 // it sticks: no work
+				case vNext <= 0:
+					// It stops within the step: the friction impulse stops
+					// it and holds it against gravity.
+					vNext = 0
+					friction -= (v + g*sin*h) * v / 2
+				default:
+					friction -= mu * g * cos * h * (v + vNext) / 2
+				}
+				way += h * (v + vNext) / 2
+				v = vNext
+			}
+			mass := m.Points.Masses[0]
+			along := mass.V[0]*cos - mass.V[1]*sin
+			across := mass.V[0]*sin + mass.V[1]*cos
+			assert.InDelta(t, v, along, 1e-9, "the speed down the slope after 1 s")
+			assert.InDelta(t, 0, across, 1e-9, "no speed off the plane")
+			assert.InDelta(t, way, mass.X[0]*cos-mass.X[1]*sin, 1e-9, "the way slid")
+			assert.InDelta(t, friction, sim.FrictionWork, 1e-9, "the friction work: mu N times the way, per step")
+			assert.LessOrEqual(t, sim.FrictionWork, 1e-15, "friction never gives energy")
+			ledger := (v*v-tc.v0*tc.v0)/2 - g*sin*way - sim.FrictionWork
+			assert.InDelta(t, 0, ledger, 1e-9, "kinetic energy = gravity's work + friction's")
+		})
+	}
+}
+
+// TestDynamicFrictionRefused: a dynamic coefficient above the static one
+// (or negative, or NaN) is refused, naming the file, the contact and the
+// value, in each kind of contact; so is a restitution out of [0, 1],
+// beside a dissipation index, or under the positional law.
+func TestDynamicFrictionRefused(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{inclineScene(1, "mu_dynamic = 0.6"), `point contact 1 "": dynamic friction coefficient mu_dynamic = 0.6: expected a value from 0 to the static one, mu = 0.5`},
+		{inclineScene(1, "mu_dynamic = -0.1"), "mu_dynamic = -0.1"},
+		{inclineScene(1, "mu_dynamic = nan"), "mu_dynamic = NaN"},
+		{bounceScene(1.5, false), "[[rigid_contacts.rule]] 1: restitution = 1.5: expected Newton's coefficient in [0, 1]"},
+		{bounceScene(0.5, false) + "dissipation_index = 0.5\n", "restitution = 0.5: give restitution or dissipation_index, not both"},
+		{strings.Replace(bounceScene(0.5, false), `law = "shock"`, `law = "signorini"`, 1), "restitution = 0.5: applies to the shock law only"},
+		{strings.Replace(inclineScene(1, "restitution = -1.0"), `law = "signorini"`, `law = "shock"`, 1), "restitution = -1: expected Newton's coefficient in [0, 1]"},
+		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\nmu_dynamic = 0.4\n", 1), "mu_dynamic = 0.4: expected the friction coefficient while sliding, from 0 to the static one (mu = 0.3)"},
+		{minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\nmu = 0.5\nmu_dynamic = 2.0\n",
+			"contact 1: mu_dynamic = 2: expected the friction coefficient while sliding, from 0 to the static one (mu = 0.5)"},
+	} {
+		sc, err := Decode(strings.NewReader(tc.text), "f.toml")
+		if err == nil {
+			_, err = sc.Model(Variant{})
+		}
+		if assert.Error(t, err, tc.want) {
+			assert.Contains(t, err.Error(), tc.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "f.toml"), err.Error())
+		}
+	}
+}
+
+// TestDynamicFrictionResumes: a simulation saved while its unit slides and
+// loaded into a fresh one goes on bit for bit with the dynamic coefficient
+// (the unit's having slid is in the checkpoint: without it, the resumed
+// step took the static one).
+func TestDynamicFrictionResumes(t *testing.T) {
+	build := func() *Model {
+		sc, err := Decode(strings.NewReader(inclineScene(1, "mu_dynamic = 0.2")), "incline.toml")
+		require.NoError(t, err)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		return m
+	}
+	whole, parted := build(), build()
+	a, err := whole.Simulation()
+	require.NoError(t, err)
+	b, err := parted.Simulation()
+	require.NoError(t, err)
+	for range 100 {
+		_, err = a.Step()
+		require.NoError(t, err)
+		_, err = b.Step()
+		require.NoError(t, err)
+	}
+	var saved bytes.Buffer
+	require.NoError(t, b.SaveState(&saved))
+	resumed := build()
+	c, err := resumed.Simulation()
+	require.NoError(t, err)
+	require.NoError(t, c.LoadState(&saved))
+	for range 100 {
+		_, err = a.Step()
+		require.NoError(t, err)
+		_, err = c.Step()
+		require.NoError(t, err)
+	}
+	assert.Equal(t, whole.Points.Masses[0].V, resumed.Points.Masses[0].V)
+	assert.Equal(t, whole.Points.Masses[0].X, resumed.Points.Masses[0].X)
+	assert.Equal(t, a.FrictionWork, c.FrictionWork)
+}
+
+// bounceScene is a rigid disk of radius 0.1 m dropped from a gap of H =
+// 0.1 m onto a fixed ground under the shock law with Newton's restitution
+// e (as `restitution`, or `dissipation_index` when delta is true).
+func bounceScene(e float64, delta bool) string {
+	law := fmt.Sprintf("restitution = %g", e)
+	if delta {
+		law = fmt.Sprintf("dissipation_index = %.17g", (1-e)/(1+e))
+	}
+	return fmt.Sprintf(`
+[time]
+h = 1e-4
+duration = 0.6
+
+[[rigid]]
+name = "ground"
+group = "ground"
+rectangle = [2.0, 0.2]
+position = [0.0, -0.1]
+motion = { type = "fixed" }
+
+[[rigid]]
+name = "ball"
+radius = 0.1
+position = [0.0, 0.2]
+rho = 1000
+gravity = [0.0, -9.81]
+
+[rigid_contacts]
+[[rigid_contacts.rule]]
+groups = ["*", "*"]
+mu = 0.3
+law = "shock"
+%s
+`, law)
+}
+
+// TestNewtonRestitution: a disk dropped from H bounces back to e^2 H
+// (its rebound speed e times its landing speed, the impact inside the step
+// where it lands), for restitution = e and for the dissipation index that
+// is the same e; the bounce's kinetic energy lost is (1 - e^2) of the
+// landing's, booked as the law's work.
+func TestNewtonRestitution(t *testing.T) {
+	const g, H, h = 9.81, 0.1, 1e-4
+	for _, tc := range []struct {
+		e     float64
+		delta bool
+	}{{0.5, false}, {0.8, false}, {0.5, true}, {0, false}} {
+		t.Run(fmt.Sprintf("e=%g,delta=%v", tc.e, tc.delta), func(t *testing.T) {
+			sc, err := Decode(strings.NewReader(bounceScene(tc.e, tc.delta)), "bounce.toml")
+			require.NoError(t, err)
+			m, err := sc.Model(Variant{})
+			require.NoError(t, err)
+			sim, err := m.Simulation()
+			require.NoError(t, err)
+			ball := m.Rigid.Bodies[1]
+			landed, apex, work := false, 0.0, 0.0
+			for range 4000 { // 0.4 s: the landing at 0.143 s, the apex at 0.143 (1 + e) s
+				_, err := sim.Step()
+				require.NoError(t, err)
+				if !landed && ball.V[1] > 0 {
+					landed, work = true, sim.NormalWork
+				}
+				if landed && ball.V[1] > 0 {
+					apex = max(apex, ball.Q[1]-0.1) // the first rebound's
+				}
+				if landed && ball.V[1] < 0 && apex > 0 {
+					break
+				}
+			}
+			if !landed { // e = 0: it lands and stays
+				work = sim.NormalWork
+			}
+			assert.InDelta(t, tc.e*tc.e*H, apex, 2e-4*H+g*h*h, "the rebound's height: e^2 H")
+			assert.LessOrEqual(t, sim.NormalWork, 1e-12, "the law never gives energy")
+			lost := (1 - tc.e*tc.e) * g * H * ball.Mass
+			assert.InDelta(t, -lost, work, 1e-3*g*H*ball.Mass, "the law's work: (1 - e^2) of the landing's kinetic energy")
+		})
+	}
+}
