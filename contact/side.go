@@ -17,7 +17,7 @@ type Side struct {
 	Mesh      *mesh.Mesh
 	DOFs      *assemble.DOFMap
 	Group     string
-	Thickness float64
+	thickness float64 // m: Thickness; fixed, since forces per m and depths are of it
 
 	edges   []mesh.Edge    // the group's (Edges)
 	nodes   []int          // distinct nodes of the edges, sorted (Nodes)
@@ -35,6 +35,9 @@ type Side struct {
 	read     []int
 	shortest float64
 }
+
+// Thickness is the body's thickness (m), as NewSide was given it.
+func (s *Side) Thickness() float64 { return s.thickness }
 
 // NewSide looks up an edge group of a body's mesh and checks its edges.
 func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickness float64) (*Side, error) {
@@ -57,7 +60,7 @@ func NewSide(body int, m *mesh.Mesh, dofs *assemble.DOFMap, group string, thickn
 			return nil, fmt.Errorf("mesh %s: edge group %q: edge %d (nodes %v) has zero length", m.Name, group, k, e.Nodes)
 		}
 	}
-	s := &Side{Body: body, Mesh: m, DOFs: dofs, Group: group, Thickness: thickness, edges: edges,
+	s := &Side{Body: body, Mesh: m, DOFs: dofs, Group: group, thickness: thickness, edges: edges,
 		nodes: mesh.EdgeNodes(edges), local: map[int]int{}}
 	for i, n := range s.nodes {
 		s.local[n] = i
@@ -200,7 +203,7 @@ func (s *Side) PairingMatrix() [][]Weight {
 					dx += dE[a] * s.Mesh.Nodes[node][0]
 					dy += dE[a] * s.Mesh.Nodes[node][1]
 				}
-				da := math.Hypot(dx, dy) * w * s.Thickness
+				da := math.Hypot(dx, dy) * w * s.thickness
 				for a, na := range e.Nodes {
 					for b, nb := range e.Nodes {
 						P[s.local[nb]][s.local[na]] += E[a] * F[b] * da

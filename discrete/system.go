@@ -255,8 +255,8 @@ func (c *Contact) check(n int) error {
 	switch {
 	case (c.Obstacle == nil) == (c.Side == nil):
 		return fmt.Errorf("give one of an obstacle and a side")
-	case c.Side != nil && c.Side.Thickness != 1:
-		return fmt.Errorf("side %q is %g m thick: against masses it must be 1 m thick (masses and their impulses are per m of thickness)", c.Side.Group, c.Side.Thickness)
+	case c.Side != nil && c.Side.Thickness() != 1:
+		return fmt.Errorf("side %q is %g m thick: against masses it must be 1 m thick (masses and their impulses are per m of thickness)", c.Side.Group, c.Side.Thickness())
 	case c.Obstacle != nil:
 		if err := c.Obstacle.Check(); err != nil {
 			return err

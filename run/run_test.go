@@ -138,3 +138,20 @@ func TestStrictStops(t *testing.T) {
 	assert.Regexp(t, `step 1 \(t = 0.001\): signorini: the contact problem's solve did not converge: NLGS in 5 sweeps: velocity change .* \(the run stops here: strict\)`, err.Error())
 	assert.FileExists(t, filepath.Join(dir, "history.csv.partial"))
 }
+
+// TestSceneLeavesTheCallersScene: run.Scene with its options (fields every
+// 5 steps, a refinement, 3 steps) leaves the scene it is given as it was:
+// an embedding program may run it again, or another way.
+func TestSceneLeavesTheCallersScene(t *testing.T) {
+	for _, name := range []string{"colliding-blocks", "pillar", "klarbring"} {
+		data, err := examples.Scene(name)
+		require.NoError(t, err)
+		sc, err := scene.Decode(bytes.NewReader(data), name+".toml")
+		require.NoError(t, err)
+		pristine, err := scene.Decode(bytes.NewReader(data), name+".toml")
+		require.NoError(t, err)
+		_, err = Scene(context.Background(), sc, Options{Dir: t.TempDir(), Steps: 3, Every: 5, Variant: scene.Variant{Refine: 2}})
+		require.NoError(t, err)
+		assert.Equal(t, pristine, sc, name)
+	}
+}

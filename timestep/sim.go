@@ -222,6 +222,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err != nil {
 		return nil, err
 	}
+	st.inSimulation = true
 	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[unitID]warmStart{}, turned: map[*Body]bool{}}
 	points, err := newPointFamily(opt.Points, opt.H, opt.Theta)
 	if err != nil {
@@ -264,7 +265,7 @@ type boundary struct {
 func boundaries(det *contact.Detector, points *discrete.System) []boundary {
 	var bs []boundary
 	for _, p := range det.Pairs {
-		b := boundary{what: fmt.Sprintf("contact pair %q", p.Name), sides: []*contact.Side{p.Candidate}, obstacle: p.Obstacle, thickness: p.Candidate.Thickness}
+		b := boundary{what: fmt.Sprintf("contact pair %q", p.Name), sides: []*contact.Side{p.Candidate}, obstacle: p.Obstacle, thickness: p.Candidate.Thickness()}
 		if p.Antagonist != nil {
 			b.sides = append(b.sides, p.Antagonist)
 		}

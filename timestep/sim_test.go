@@ -327,3 +327,19 @@ func TestSlack(t *testing.T) {
 		assert.InDelta(t, tc.want, slack(tc.g, 1e-5), 1e-20, "gap %g", tc.g)
 	}
 }
+
+// TestStepperOfASimulationKeepsItsStep: the Stepper a Simulation made
+// refuses a step of its own (its rigid bodies and point masses would go
+// on the other clock: the simulation at 0.150 s while a mass was at
+// 0.200 s), and the clock stays one.
+func TestStepperOfASimulationKeepsItsStep(t *testing.T) {
+	sim, _ := blocks(t, mesh.Q4, 1, contact.Nodal, contact.Shock, 0.3)
+	_, err := sim.Step()
+	require.NoError(t, err)
+	h := sim.Stepper.H()
+	err = sim.Stepper.SetStep(h/2, 0.5)
+	require.ErrorContains(t, err, "build a new Simulation with the step")
+	_, err = sim.Step()
+	require.NoError(t, err)
+	assert.Equal(t, 2*h, sim.Stepper.Time())
+}

@@ -176,7 +176,7 @@ func (p *pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) 
 	for a := range units {
 		u := &units[a]
 		pair := p.det.Pairs[u.Key.Pair]
-		deep = deep || u.Gap < -predictTol*u.Weight*u.Weight/pair.Candidate.Thickness
+		deep = deep || u.Gap < -predictTol*u.Weight*u.Weight/pair.Candidate.Thickness()
 	}
 	if !deep {
 		return units, false, nil
@@ -196,7 +196,7 @@ func (p *pairSource) law(u *contact.Unit) unitLaw {
 	// No slop: a finite-element unit's gap is measured again about the
 	// predicted end where the step leaves it deep, and a slop there moved
 	// the colliding blocks' exit velocity by up to 0.03 m/s (T6, pairing).
-	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness}
+	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness()}
 	if u.Key.Reverse {
 		ul.reach = 0 // found already inside: held, see contact.Detect
 	}
@@ -221,5 +221,7 @@ func (p *pairSource) body(k contact.Key) int {
 	return pair.Candidate.Body
 }
 
-func (p *pairSource) thickness(k contact.Key) float64 { return p.det.Pairs[k.Pair].Candidate.Thickness }
-func (p *pairSource) reverse(k contact.Key) bool      { return k.Reverse }
+func (p *pairSource) thickness(k contact.Key) float64 {
+	return p.det.Pairs[k.Pair].Candidate.Thickness()
+}
+func (p *pairSource) reverse(k contact.Key) bool { return k.Reverse }

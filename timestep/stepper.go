@@ -40,15 +40,18 @@ func (e Energy) Add(o Energy) Energy {
 
 // Stepper advances bodies by the theta-method.
 type Stepper struct {
-	h, theta float64
-	time     float64 // the time reached: since, plus the steps taken since, times h
-	since    float64 // the time at which h was last set
-	sinceN   int     // the steps taken by then
-	steps    int
-	bodies   []*state
-	stage    int // 0: ready for Begin, 1: between Begin and Finish
-	dofs     int // of all bodies
-	errs     []error
+	// inSimulation: the Stepper a Simulation made, whose rigid bodies and
+	// point masses step on its clock; SetStep would split them.
+	inSimulation bool
+	h, theta     float64
+	time         float64 // the time reached: since, plus the steps taken since, times h
+	since        float64 // the time at which h was last set
+	sinceN       int     // the steps taken by then
+	steps        int
+	bodies       []*state
+	stage        int // 0: ready for Begin, 1: between Begin and Finish
+	dofs         int // of all bodies
+	errs         []error
 }
 
 // state is one body's factor and workspaces.
@@ -246,6 +249,9 @@ func (s *Stepper) Steps() int { return s.steps }
 func (s *Stepper) SetStep(h, theta float64) error {
 	if s.stage != 0 {
 		return errors.New("timestep: SetStep in the middle of a step")
+	}
+	if s.inSimulation {
+		return errors.New("timestep: SetStep on a Simulation's Stepper would step its finite-element bodies on another clock than its rigid bodies and point masses: build a new Simulation with the step")
 	}
 	if err := checkStep(h, theta); err != nil {
 		return err
