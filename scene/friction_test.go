@@ -185,40 +185,18 @@ func TestDynamicFrictionResumes(t *testing.T) {
 	assert.Equal(t, a.FrictionWork, c.FrictionWork)
 }
 
-// bounceScene is a rigid disk of radius 0.1 m dropped from a gap of H =
-// 0.1 m onto a fixed ground under the shock law with Newton's restitution
-// e (as `restitution`, or `dissipation_index` when delta is true).
+// bounceScene is rigidMinimal's disk (radius 0.1 m) dropped from a gap of
+// H = 0.1 m onto its fixed ground under the shock law with Newton's
+// restitution e (as `restitution`, or `dissipation_index` when delta is
+// true).
 func bounceScene(e float64, delta bool) string {
 	law := fmt.Sprintf("restitution = %g", e)
 	if delta {
 		law = fmt.Sprintf("dissipation_index = %.17g", (1-e)/(1+e))
 	}
-	return fmt.Sprintf(`
-[time]
-h = 1e-4
-duration = 0.6
-
-[[rigid]]
-name = "ground"
-group = "ground"
-rectangle = [2.0, 0.2]
-position = [0.0, -0.1]
-motion = { type = "fixed" }
-
-[[rigid]]
-name = "ball"
-radius = 0.1
-position = [0.0, 0.2]
-rho = 1000
-gravity = [0.0, -9.81]
-
-[rigid_contacts]
-[[rigid_contacts.rule]]
-groups = ["*", "*"]
-mu = 0.3
-law = "shock"
-%s
-`, law)
+	s := strings.Replace(rigidMinimal, "h = 1e-3\nduration = 1e-2", "h = 1e-4\nduration = 0.6", 1)
+	s = strings.Replace(s, "position = [0.0, 0.1]", "position = [0.0, 0.2]", 1)
+	return s + "law = \"shock\"\n" + law + "\n"
 }
 
 // TestNewtonRestitution: a disk dropped from H bounces back to e^2 H
