@@ -117,7 +117,7 @@ type team struct {
 	sleepers atomic.Int32 // members asleep in started.Wait, or about to be
 	waiting  atomic.Bool  // the caller asleep in finished.Wait, or about to be
 
-	pace pace // the team or the caller alone, phase by phase
+	pace pace // the team or the caller alone, sweep by sweep
 }
 
 // phase is one call of run: its items in one contiguous part per

@@ -205,9 +205,9 @@ const (
 // the point masses, and prepares the point masses for its step
 // (discrete.System.Prepare); a state set after it (a velocity) is not in
 // the energy ledger's start. Each side names its body (Body.Side,
-// contact.NewSide). det may
-// be nil (rigid bodies only, opt.Rigid); an obstacle that a rigid body
-// carries must name one of them (index len(bodies) + k).
+// contact.NewSide). det may be nil (rigid bodies only, opt.Rigid); an
+// obstacle that a rigid body carries must name one of them (index
+// len(bodies) + k).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
 	opt = opt.withDefaults()
 	if det == nil {

@@ -42,8 +42,8 @@ type SnapshotState struct {
 	Chains                []Chain
 }
 
-// Checkpoint flushes history.csv, writes the .pvd collections and returns the Writer's state after the
-// last step it recorded.
+// Checkpoint flushes history.csv, writes the .pvd collections and
+// returns the Writer's state after the last step it recorded.
 func (o *Writer) Checkpoint() (WriterState, error) {
 	n, err := o.hist.flush()
 	if err != nil {
