@@ -242,3 +242,46 @@ func TestNewtonRestitution(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticDynamicFrictionRigid: the same law between rigid bodies: a
+// block of 0.2 x 0.1 m on a fixed ground, gravity tilted by atan(0.3)
+// (the ground an incline), mu = 0.5, mu_dynamic = 0.2. Set down, it stays;
+// pushed at 1 m/s down the slope, its two corners slide and it speeds up
+// at g (sin alpha - 0.2 cos alpha) after its first step, to round-off,
+// without turning, the ledger closing.
+func TestStaticDynamicFrictionRigid(t *testing.T) {
+	const g, h, steps = 9.81, 1e-3, 500
+	tan := 0.3
+	cos, sin := 1/math.Sqrt(1+tan*tan), tan/math.Sqrt(1+tan*tan)
+	for _, v0 := range []float64{0, 1} {
+		text := strings.Replace(rigidMinimal, "h = 1e-3\nduration = 1e-2", "h = 1e-3\nduration = 0.5", 1)
+		text = strings.Replace(text, "radius = 0.1\nposition = [0.0, 0.1]", fmt.Sprintf("rectangle = [0.2, 0.1]\nposition = [0.0, 0.05]\nvelocity = [%g, 0.0]", v0), 1)
+		text = strings.Replace(text, "gravity = [0.0, -9.81]", fmt.Sprintf("gravity = [%.17g, %.17g]", g*sin, -g*cos), 1)
+		text = strings.Replace(text, "mu = 0.3\n", "mu = 0.5\nmu_dynamic = 0.2\n", 1)
+		for _, edit := range []string{"duration = 0.5", "rectangle = [0.2, 0.1]", "gravity = [2.8", "mu_dynamic = 0.2"} {
+			require.Contains(t, text, edit)
+		}
+		sc, err := Decode(strings.NewReader(text), "block.toml")
+		require.NoError(t, err)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		block := m.Rigid.Bodies[1]
+		for range steps {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		want := 0.0
+		if v0 > 0 {
+			want = v0 + h*g*(sin-0.5*cos) + (steps-1)*h*g*(sin-0.2*cos)
+		}
+		assert.InDelta(t, want, block.V[0], 1e-9, "v0 = %g: the speed down the slope", v0)
+		assert.InDelta(t, 0, block.V[1], 1e-9, "v0 = %g: no speed off the ground", v0)
+		assert.InDelta(t, 0, block.V[2], 1e-9, "v0 = %g: no turning", v0)
+		assert.LessOrEqual(t, sim.FrictionWork, 1e-12, "v0 = %g: friction never gives energy", v0)
+		way := block.Q[0]
+		kinetic := block.Mass * (block.V[0]*block.V[0] - v0*v0) / 2
+		assert.InDelta(t, 0, kinetic-block.Mass*g*sin*way-sim.FrictionWork, 1e-9, "v0 = %g: the ledger", v0)
+	}
+}
