@@ -37,15 +37,7 @@ func Newton(p *Problem, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := opt.Reuse
-	if res == nil {
-		res = new(Result)
-	}
-	var warm []float64
-	if opt.Start == Warm {
-		warm = opt.Warm
-	}
-	res.resize(p.W.Contacts(), warm)
+	res := opt.result(p.W.Contacts())
 	var rng *rand.Rand
 	if opt.Start == RandomBox {
 		rng = rand.New(rand.NewPCG(opt.Seed, 0x5eed))

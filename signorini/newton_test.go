@@ -19,24 +19,14 @@ import (
 func TestNewtonRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for trial := range 60 {
-		n := 1 + trial%6
-		W := randomSPD(rng, n)
-		q := make([]float64, 2*n)
-		for i := range q {
-			q[i] = 2*rng.Float64() - 1
-		}
-		mu := make([]float64, n)
-		for a := range mu {
-			mu[a] = 0.05
-		}
-		p := &Problem{W: W, Q: q, Mu: mu}
+		p := randomSmall(rng, 1+trial%6)
 		res, err := Newton(p, Options{Tol: 1e-13})
 		require.NoError(t, err, "trial %d", trial)
 		sols := enumerate(p)
 		require.Len(t, sols, 1)
 		assert.InDeltaSlice(t, sols[0], res.R, 1e-9, "trial %d", trial)
-		for a := range mu {
-			mu[a] = 0.8
+		for a := range p.Mu {
+			p.Mu[a] = 0.8
 		}
 		for _, start := range []Start{Zero, RandomBox} {
 			res, err := Newton(p, Options{Tol: 1e-13, Start: start, Box: 1, Seed: uint64(trial)})

@@ -210,6 +210,21 @@ type Result struct {
 	sweeper sweeper
 }
 
+// result is the Result a solve of n contacts fills: Reuse's, or a new
+// one, sized, holding the warm start where the options give one.
+func (opt Options) result(n int) *Result {
+	res := opt.Reuse
+	if res == nil {
+		res = new(Result)
+	}
+	var warm []float64
+	if opt.Start == Warm {
+		warm = opt.Warm
+	}
+	res.resize(n, warm)
+	return res
+}
+
 // resize gives r room for n contacts, zeroed, keeping its storage; R
 // keeps its values when it is the warm start.
 func (r *Result) resize(n int, warm []float64) {
@@ -306,15 +321,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 	if opt.Order == Random || opt.Order == Shuffled || opt.Start == RandomBox {
 		rng = rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	}
-	res := opt.Reuse
-	if res == nil {
-		res = new(Result)
-	}
-	var warm []float64
-	if opt.Start == Warm {
-		warm = opt.Warm
-	}
-	res.resize(n, warm)
+	res := opt.result(n)
 	if err := initial(res.R, p, opt, rng); err != nil {
 		return nil, err
 	}

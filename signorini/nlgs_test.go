@@ -12,6 +12,21 @@ import (
 )
 
 // randomSPD returns a Dense W = A A'/m + 0.1 I of 2n x 2n.
+// randomSmall is a problem of n contacts with a random SPD W, q in
+// [-1, 1] and mu = 0.05.
+func randomSmall(rng *rand.Rand, n int) *Problem {
+	W := randomSPD(rng, n)
+	q := make([]float64, 2*n)
+	for i := range q {
+		q[i] = 2*rng.Float64() - 1
+	}
+	mu := make([]float64, n)
+	for a := range mu {
+		mu[a] = 0.05
+	}
+	return &Problem{W: W, Q: q, Mu: mu}
+}
+
 func randomSPD(rng *rand.Rand, n int) *Dense {
 	m := 2*n + 3
 	A := mat.NewDense(2*n, m, nil)
@@ -126,17 +141,7 @@ func valid(p *Problem, r []float64, code []int) bool {
 func TestNLGSRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for trial := 0; trial < 60; trial++ {
-		n := 1 + trial%6
-		W := randomSPD(rng, n)
-		q := make([]float64, 2*n)
-		for i := range q {
-			q[i] = 2*rng.Float64() - 1
-		}
-		mu := make([]float64, n)
-		for a := range mu {
-			mu[a] = 0.05
-		}
-		p := &Problem{W: W, Q: q, Mu: mu}
+		p := randomSmall(rng, 1+trial%6)
 		for _, order := range []Order{Natural, Alternating, Random} {
 			res, err := NLGS(p, Options{Order: order, Seed: uint64(trial), Tol: 1e-10})
 			require.NoError(t, err)
@@ -146,8 +151,8 @@ func TestNLGSRandom(t *testing.T) {
 			assert.InDeltaSlice(t, sols[0], res.R, 1e-7, "trial %d order %d", trial, order)
 		}
 		// A larger mu: the laws still hold.
-		for a := range mu {
-			mu[a] = 0.8
+		for a := range p.Mu {
+			p.Mu[a] = 0.8
 		}
 		res, err := NLGS(p, Options{})
 		require.NoError(t, err)
