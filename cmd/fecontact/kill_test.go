@@ -151,8 +151,10 @@ func interrupt(t *testing.T, when moment, again bool, args ...string) (int, stri
 			_ = cmd.Process.Signal(syscall.SIGINT) // it may have ended already
 		}
 	}
-	go drain(stdout)
-	go drain(stderrLines)
+	// Every line read before Wait, which closes the pipes once the
+	// process has exited: a last line still unread was lost (CI once saw
+	// status 130 without the "interrupted after step" line).
+	drainAll(stdout, stderrLines)
 	err := cmd.Wait()
 	code := 0
 	var exit *exec.ExitError
@@ -190,9 +192,17 @@ func waitFor(lines <-chan string, text string) bool {
 	return false
 }
 
-func drain(lines <-chan string) {
-	for range lines {
+// drainAll reads the channels to their ends (the pipes' ends: the
+// process has exited), together, so that neither pipe fills.
+func drainAll(chans ...<-chan string) {
+	var wg sync.WaitGroup
+	for _, ch := range chans {
+		wg.Go(func() {
+			for range ch {
+			}
+		})
 	}
+	wg.Wait()
 }
 
 // syncBuilder is a strings.Builder that a reading goroutine fills.
@@ -352,7 +362,7 @@ func signalAfter(t *testing.T, sig os.Signal, when moment, args ...string) {
 	if waitFor(stdout, string(when)) {
 		_ = cmd.Process.Signal(sig) // it may have ended already
 	}
-	go drain(stdout)
+	drainAll(stdout)
 	_ = cmd.Wait()
 }
 
