@@ -15,6 +15,11 @@ import (
 // the obstacle's face (Edge); its rows act on the mass's x and y, DOFs
 // 2 index and 2 index + 1 of body base + its component.
 func (s *System) Detect(base int, cfg contact.Config) ([]contact.Unit, float64, error) {
+	if cfg.Time == 0 {
+		if err := s.startsOutside(cfg); err != nil {
+			return nil, 0, err
+		}
+	}
 	var units []contact.Unit
 	minGap := math.Inf(1)
 	for ci := range s.contacts {
@@ -34,6 +39,32 @@ func (s *System) Detect(base int, cfg contact.Config) ([]contact.Unit, float64, 
 		}
 	}
 	return units, minGap, nil
+}
+
+// startsOutside refuses a mass that starts inside one of its contacts'
+// obstacles or sides deeper than the contact sees (its alert): it would
+// pass through unseen, the run going on without a word.
+func (s *System) startsOutside(cfg contact.Config) error {
+	for ci := range s.contacts {
+		c := &s.contacts[ci]
+		for _, i := range c.Masses {
+			m := s.Masses[i]
+			seen := s.alert(c, m)
+			far := []contact.Disc{{X: m.X, R: m.Radius, Alert: math.MaxFloat64 / 4}}
+			ts, err := c.touches(nil, far, cfg)
+			if err != nil {
+				return fmt.Errorf("point contact %q: %w", c.Name, err)
+			}
+			// The nearest face says which side the centre is on.
+			near := slices.MinFunc(append(ts, contact.Touch{Gap: math.Inf(1)}), func(a, b contact.Touch) int {
+				return cmp.Compare(math.Abs(a.Gap+m.Radius), math.Abs(b.Gap+m.Radius))
+			})
+			if depth := -(near.Gap + m.Radius); depth > seen+m.Radius {
+				return fmt.Errorf("mass %d %q starts inside what point contact %d%s touches: its centre (%g, %g) is %.3g m deep, past the %.3g m within which the contact sees it (it would pass through unseen): place the mass outside, or raise the contact's alert", i+1, m.Name, ci+1, quoted(c.Name), m.X[0], m.X[1], depth, seen)
+			}
+		}
+	}
+	return nil
 }
 
 // touches is where the masses' discs touch the contact's obstacle or side
@@ -98,4 +129,12 @@ func (s *System) ContactOf(k contact.Key) Contact { return s.contacts[k.Pair] }
 func (s *System) Size(k contact.Key) float64 {
 	c := &s.contacts[k.Pair]
 	return max(s.Masses[k.Node].Radius, c.defaultAlert())
+}
+
+// quoted is " \"name\"", or nothing for no name.
+func quoted(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", name)
 }

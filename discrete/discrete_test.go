@@ -261,3 +261,45 @@ func TestPointContactBounds(t *testing.T) {
 	_, err = discrete.NewSystem([]*discrete.Mass{{Name: "m", M: 1, X: [2]float64{0, 0.1}, Radius: 1e300}}, nil, nil)
 	assert.ErrorContains(t, err, `mass 1 "m": radius 1e+300 m: at most 1e+06 m`)
 }
+
+// TestStartsInsideRefused: a mass that starts inside an obstacle deeper
+// than its contact sees (it fell through unseen, without a word) is
+// refused at the first step, naming it; one on the surface, just inside
+// (pushed out), above it, beyond its end, or in a container (a polyline
+// turning counter-clockwise: solid on its right, outside) runs.
+func TestStartsInsideRefused(t *testing.T) {
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	box := &contact.Obstacle{Name: "container", Points: [][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}}}
+	for _, tc := range []struct {
+		name string
+		obst *contact.Obstacle
+		y    float64
+		want string
+	}{
+		{"deep under a floor", floor, -0.05, `mass 1 "m" starts inside what point contact 1 "c" touches: its centre (0, -0.05) is 0.05 m deep, past the 0.002 m`},
+		{"on a floor", floor, 0, ""},
+		{"within the alert", floor, -0.001, ""},
+		{"above a floor", floor, 0.5, ""},
+		{"beyond a floor's end", floor, -0.05, ""},
+		{"in a container's middle", box, 0, ""},
+		{"outside a container", box, 1.5, `mass 1 "m" starts inside what point contact 1 "c" touches: its centre (0, 1.5) is 0.5 m deep`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := 0.0
+			if tc.name == "beyond a floor's end" {
+				x = 1.5
+			}
+			m := &discrete.Mass{Name: "m", M: 1, X: [2]float64{x, tc.y}}
+			sys, err := discrete.NewSystem([]*discrete.Mass{m}, nil, []discrete.Contact{{Name: "c", Obstacle: tc.obst}})
+			require.NoError(t, err)
+			sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Points: sys})
+			require.NoError(t, err)
+			_, err = sim.Step()
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
+}

@@ -141,6 +141,17 @@ func (sr *Series) WriteCSV(w io.Writer) error {
 	return err
 }
 
+// Empty is a warning when no output time in the window found a grain in
+// the region (its rows are zeros), "" otherwise.
+func (sr *Series) Empty() string {
+	for _, m := range sr.Rows {
+		if sr.Options.in(m.T) && m.Grains > 0 {
+			return ""
+		}
+	}
+	return fmt.Sprintf("granular: no free grain in the region x %g..%g, y %g..%g at any output time of the window: the rows are zeros; give a region that holds grains (the default is the free grains' box)", sr.Options.Region.X0, sr.Options.Region.X1, sr.Options.Region.Y0, sr.Options.Region.Y1)
+}
+
 // Summary is the summary's line of the means over the window.
 func (sr *Series) Summary() string {
 	m, n := sr.Mean()

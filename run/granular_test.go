@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/scene"
 )
@@ -35,13 +36,32 @@ func TestGranularFromFolder(t *testing.T) {
 	during, err := os.ReadFile(filepath.Join(dir, "granular.csv"))
 	require.NoError(t, err)
 	assert.Equal(t, 1+7, strings.Count(string(during), "\n"), "header and the 7 output times")
-	require.NoError(t, os.Remove(filepath.Join(dir, "granular.csv")))
-	sr, err := Granular(dir, *GranularOptions(nil, []float64{0.3, 0.6}))
+	runFiles := folderBytes(t, dir)
+	out := t.TempDir()
+	sr, warnings, err := Granular(GranularRequest{Run: dir, Out: out, Options: GranularOptions(nil, []float64{0.3, 0.6})})
 	require.NoError(t, err)
-	after, err := os.ReadFile(filepath.Join(dir, "granular.csv"))
+	assert.Empty(t, warnings)
+	after, err := os.ReadFile(filepath.Join(out, "granular.csv"))
 	require.NoError(t, err)
 	assert.Equal(t, string(during), string(after), "the same measures from the folder")
 	assert.Len(t, sr.Rows, 7)
+	assert.FileExists(t, filepath.Join(out, "forces.png"))
+	assert.Equal(t, runFiles, folderBytes(t, dir), "the run's own files untouched")
+
+	// Without a window: the scene's (disks-28 ships [2, 3]); into the run's
+	// own folder, or without one: refused; a region without grains: warned.
+	sr, _, err = Granular(GranularRequest{Run: dir, Out: out})
+	require.NoError(t, err)
+	assert.Equal(t, 2.0, sr.Options.From)
+	assert.Equal(t, 3.0, sr.Options.To)
+	for o, want := range map[string]string{dir: "is the run's own", dir + "/.": "is the run's own", "": "no output folder: give one (-o DIR)"} {
+		_, _, err = Granular(GranularRequest{Run: dir, Out: o, Options: &granular.Options{}})
+		assert.ErrorContains(t, err, want, o)
+	}
+	_, warnings, err = Granular(GranularRequest{Run: dir, Out: out, Options: GranularOptions([]float64{100, 101, 100, 101}, nil)})
+	require.NoError(t, err)
+	assert.Contains(t, warnings, "granular: no free grain in the region x 100..101, y 100..101 at any output time of the window: the rows are zeros; give a region that holds grains (the default is the free grains' box)")
+	assert.Equal(t, runFiles, folderBytes(t, dir), "the run's own files untouched")
 
 	chains, err := vtk.ReadPVD(filepath.Join(dir, "chains.pvd"))
 	require.NoError(t, err)
@@ -65,4 +85,22 @@ func TestGranularFromFolder(t *testing.T) {
 		}
 		assert.InDelta(t, b, a, 1e-12*math.Max(1, math.Abs(b)), "output %d: the chains' forces are the contacts'", k)
 	}
+}
+
+// folderBytes is every file of dir but fecontact's lock note, with its
+// bytes.
+func folderBytes(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	es, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range es {
+		if e.Name() == ".fecontact.lock" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		out[e.Name()] = string(data)
+	}
+	return out
 }

@@ -235,6 +235,10 @@ func (rs *running) run(ctx context.Context) (*Report, error) {
 	if err := rs.out.Close(); err != nil {
 		return nil, err
 	}
+	for _, w := range rs.out.Warnings() {
+		opt.warn(w)
+		rs.sum.warnings = append(rs.sum.warnings, w)
+	}
 	r.Figures = rs.out.Figures()
 	if err := rs.finish(rs.out.InitialBalance(), rs.elapsed+time.Since(rs.loop)); err != nil {
 		return nil, err
@@ -288,11 +292,15 @@ func prepare(sc *scene.Scene, sim *timestep.Simulation, opt Options) (*outdir.Fo
 
 // wrote names the files a run wrote: its series by their .pvd (not
 // their pieces), then the rest in the order it first wrote them; not
-// state.json, which the summary names apart.
+// state.json, which the summary names apart; not a picture that could
+// not be drawn (listed before it was tried).
 func wrote(files *outdir.Folder) []string {
 	var names []string
 	for _, n := range files.Outputs() {
-		if filepath.Ext(n) != ".vtu" && n != "history.csv.partial" && n != "state.json" {
+		if filepath.Ext(n) == ".vtu" || n == "history.csv.partial" || n == "state.json" {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(files.Dir(), filepath.FromSlash(n))); err == nil || n == "summary.txt" {
 			names = append(names, n)
 		}
 	}

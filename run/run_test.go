@@ -107,10 +107,15 @@ func TestUnconvergedAdvice(t *testing.T) {
 	}{
 		{"residual", []string{"solver.max_sweeps", "5", "solver.measure", `"residual"`, "solver.tolerance", "1e-8"}, `went on with the solver's last iterate: [solver] measure = "velocity" with tolerance = 1e-5`},
 		{"velocity", []string{"solver.max_sweeps", "5"}, "went on with the solver's last iterate: raise [solver] max_sweeps, or the tolerance"},
+		{"newton", []string{"solver.method", `"newton"`, "solver.newton_iterations", "1"}, "went on with the solver's last iterate: raise [solver] newton_iterations (1), or the tolerance"},
 		{"converged", nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := exampleScene(t, "pillar", append([]string{"time.duration", "0.05"}, tc.set...)...)
+			method, limit := "auto", "sweep"
+			if tc.name == "newton" {
+				method, limit = "newton", "iteration"
+			}
 			r, err := Scene(t.Context(), sc, Options{Dir: t.TempDir()})
 			require.NoError(t, err)
 			unconverged := regexp.MustCompile(`, ([0-9]+) unconverged\n`).FindStringSubmatch(r.Summary)
@@ -121,8 +126,9 @@ func TestUnconvergedAdvice(t *testing.T) {
 				return
 			}
 			assert.NotEqual(t, "0", unconverged[1])
-			assert.Contains(t, r.Summary, "warning: "+unconverged[1]+" contact steps reached the sweep limit before the tolerance and "+tc.want)
-			assert.Contains(t, r.Summary, "certificate: 50 steps solved by auto, "+unconverged[1]+" NOT to their tolerance, the first at step ")
+			assert.Contains(t, r.Summary, "warning: "+unconverged[1]+" contact steps reached the "+limit+" limit before the tolerance and "+tc.want)
+			assert.Contains(t, r.Summary, "certificate: 50 steps solved by "+method)
+			assert.Contains(t, r.Summary, ", "+unconverged[1]+" NOT to their tolerance, the first at step ")
 		})
 	}
 }
@@ -154,4 +160,40 @@ func TestSceneLeavesTheCallersScene(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, pristine, sc, name)
 	}
+}
+
+// TestPictureNotDrawnIsAWarning: a run whose energies overflow what a
+// picture can lay out (a 1e300 kg mass at 1e10 m/s) completes: its
+// summary says energy.png was not drawn and does not list it; a resume
+// completes too. (It exited 1 at energy.png with no summary, for ever.)
+func TestPictureNotDrawnIsAWarning(t *testing.T) {
+	text := `title = "a huge mass"
+[time]
+h = 1e-3
+duration = 0.01
+[[obstacle]]
+name = "plane"
+points = [[-1.0, 0.0], [9.0, 0.0]]
+[[mass]]
+name = "m"
+mass = 1e300
+position = [0, 0.5]
+velocity = [1e10, -2e10]
+[[point_contact]]
+obstacle = "plane"
+`
+	sc, err := scene.Decode(strings.NewReader(text), "huge.toml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	var warned []string
+	r, err := Scene(context.Background(), sc, Options{Dir: dir, Command: "test", Version: "v0", Warn: func(w string) { warned = append(warned, w) }})
+	require.NoError(t, err)
+	want := "warning: energy.png not drawn: plotter: infinite data point (the data it would show are in the run's other files)"
+	assert.Contains(t, warned, want)
+	assert.Contains(t, r.Summary, want+"\n")
+	assert.NotContains(t, r.Summary, "energy.png,")
+	assert.NoFileExists(t, filepath.Join(dir, "energy.png"))
+	assert.FileExists(t, filepath.Join(dir, "summary.txt"))
+	_, err = Resume(context.Background(), dir, Options{Command: "test", Version: "v0"})
+	require.NoError(t, err)
 }

@@ -110,13 +110,21 @@ func (s *Stats) printCertificate(w io.Writer, solver scene.Solver) {
 		s.worstGap.Complementarity, s.worstGap.ComplementarityRel, s.worstGap.Step, s.worstCone.ConeViolation, s.worstCone.Step)
 }
 
-// unconvergedAdvice says what to change when NLGS stops at its sweep
-// limit. The default measure's 1e-8 is a relative residual in mixed units,
+// unconvergedAdvice says what to change when the solver stops at its
+// limit: Newton's iterations under method "newton", NLGS's sweeps
+// otherwise. The default measure's 1e-8 is a relative residual in mixed units,
 // out of reach where the tangential impulses of a load-sharing rigid
 // assembly are not unique (the pillar: 33 of 3 000 steps unconverged at
 // 605 sweeps a step), while a bound on the contacts' velocity change
 // converges there (0 of 3 000 at 120 sweeps a step with 1e-4).
 func unconvergedAdvice(solver scene.Solver) string {
+	if solver.Method == "newton" {
+		n := 100
+		if solver.NewtonIterations != nil {
+			n = *solver.NewtonIterations
+		}
+		return fmt.Sprintf("raise [solver] newton_iterations (%d), or the tolerance; or method = \"auto\", which hands a problem Newton stalls on to NLGS", n)
+	}
 	if solver.Measure == "velocity" {
 		return "raise [solver] max_sweeps, or the tolerance"
 	}
@@ -151,7 +159,11 @@ func (s *Stats) print(w io.Writer, sim *timestep.Simulation, solver scene.Solver
 		fmt.Fprintf(w, "warning: %s\n", m)
 	}
 	if s.unconverged > 0 {
-		fmt.Fprintf(w, "warning: %d contact steps reached the sweep limit before the tolerance and went on with the solver's last iterate: %s\n", s.unconverged, unconvergedAdvice(solver))
+		limit := "sweep"
+		if solver.Method == "newton" {
+			limit = "iteration"
+		}
+		fmt.Fprintf(w, "warning: %d contact steps reached the %s limit before the tolerance and went on with the solver's last iterate: %s\n", s.unconverged, limit, unconvergedAdvice(solver))
 	}
 	if sim.InitialPenetration > penetrationRoundOff {
 		fmt.Fprintf(w, "warning: the bodies start interpenetrated by up to %.3g m; the contact law pushed them apart (push-out work)\n", sim.InitialPenetration)

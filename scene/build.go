@@ -102,13 +102,18 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 		return nil, fmt.Errorf("[solver]: %w", err)
 	}
 	method, _ := signorini.ParseMethod(s.Solver.Method) // checked with the scene
+	// Zero is signorini's default.
+	newton := 0
+	if n := s.Solver.NewtonIterations; n != nil {
+		newton = *n
+	}
 	change := -1.0
 	if s.Solver.ChangeTolerance != nil {
 		change = *s.Solver.ChangeTolerance
 	}
 	opts := timestep.SimOptions{
 		H: s.Time.H, Theta: s.Time.Theta, Strict: s.Solver.Strict,
-		Solver: signorini.Options{Method: method, NewtonIterations: s.Solver.NewtonIterations,
+		Solver: signorini.Options{Method: method, NewtonIterations: newton,
 			Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation,
 			Measure: map[string]signorini.Measure{"velocity": signorini.VelocityChange}[s.Solver.Measure]},
 		Rigid: m.Rigid, Points: m.Points,

@@ -89,8 +89,9 @@ type Solver struct {
 	// or "newton" (signorini.Solve).
 	Method string `toml:"method"`
 	// NewtonIterations bounds Newton's iterations on one problem
-	// (default 100).
-	NewtonIterations int `toml:"newton_iterations"`
+	// (nil: 100); under method "nlgs", which runs no Newton, it is
+	// refused.
+	NewtonIterations *int `toml:"newton_iterations"`
 	// Newton is "full" (the default: the hyperelastic bodies' tangents
 	// refactorised at every iteration) or "modified" (a factor kept while
 	// it converges; timestep.Stepper.SetModifiedNewton).
@@ -536,8 +537,13 @@ func (v Solver) check() error {
 	if _, err := signorini.ParseMethod(v.Method); err != nil {
 		return bad("[solver]", "method", fmt.Sprintf("%q", v.Method), "expected auto, nlgs or newton")
 	}
-	if v.NewtonIterations < 0 || v.NewtonIterations > 10000 {
-		return bad("[solver]", "newton_iterations", v.NewtonIterations, "expected a number of iterations from 1 to 10000 (default 100)")
+	if n := v.NewtonIterations; n != nil {
+		switch {
+		case *n < 1 || *n > 10000:
+			return bad("[solver]", "newton_iterations", *n, "expected a number of iterations from 1 to 10000 (leave it out for 100)")
+		case v.Method == "nlgs":
+			return bad("[solver]", "newton_iterations", *n, `method = "nlgs" runs no Newton iteration: remove it, or set method = "auto" or "newton"`)
+		}
 	}
 	return nil
 }

@@ -72,7 +72,8 @@ func newtonFrom(p *Problem, res *Result, tol float64, iters int, giveUp bool) (*
 	nw := newNewton(p, res.R)
 	res.Residual = Residual(p, res.R, res.U)
 	best := math.Inf(1)
-	for res.Residual > tol && res.NewtonIterations < iters {
+	// A residual that is not a number (an overflow) is never converged.
+	for !(res.Residual <= tol) && res.NewtonIterations < iters {
 		res.NewtonIterations++
 		nw.iterate(res)
 		res.Residual = Residual(p, res.R, res.U)
@@ -88,7 +89,7 @@ func newtonFrom(p *Problem, res *Result, tol float64, iters int, giveUp bool) (*
 	}
 	projectAll(p, res)
 	statuses(p, res)
-	if res.Residual > tol {
+	if !(res.Residual <= tol) {
 		return res, fmt.Errorf("%w: Newton's method in %d iterations: residual %.3g (tolerance %.3g)", ErrNotConverged, res.NewtonIterations, res.Residual, tol)
 	}
 	return res, nil

@@ -216,3 +216,18 @@ func TestNewtonStack(t *testing.T) {
 		t.Logf("%+v: NLGS %d sweeps, Newton %d iterations, Auto %d sweeps then %d iterations", tc, nl.Sweeps, nw.NewtonIterations, auto.Sweeps, auto.NewtonIterations)
 	}
 }
+
+// TestOverflowNotConverged: a problem whose free velocities are so large
+// that the residual overflows to NaN is "not converged" under every
+// method (Newton reported NaN as success: NaN > tol is false).
+func TestOverflowNotConverged(t *testing.T) {
+	p := randomSmall(rand.New(rand.NewPCG(5, 5)), 3)
+	for i := range p.Q {
+		p.Q[i] = -1e300 * float64(i+1)
+	}
+	for _, m := range []Method{NLGSMethod, NewtonMethod, Auto} {
+		res, err := Solve(p, Options{Method: m, MaxSweeps: 50})
+		require.ErrorIs(t, err, ErrNotConverged, "method %v", m)
+		assert.False(t, res.Residual <= 1e-8, "method %v: residual %g", m, res.Residual)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/run"
 )
 
@@ -15,9 +16,11 @@ func granularCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("granular", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	region := fs.String("region", "", "xmin,xmax,ymin,ymax (m): the grains whose centre lies in this box (default: the free grains' box at each time)")
-	window := fs.String("window", "", "from,to (s): the output times of the means and distributions (default: all)")
+	window := fs.String("window", "", "from,to (s): the output times of the means and distributions (default: the run's scene's [output] granular, else all)")
+	out := fs.String("o", "", "the folder to write granular.csv, forces.png and fabric.png into (required: the run's own stay as the run wrote them)")
+	overwrite := fs.Bool("overwrite", false, "write into a folder that holds files fecontact did not write")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact granular RUN [--region xmin,xmax,ymin,ymax] [--window from,to]\n\nMeasures the rigid grains of a run's folder at its output times: granular.csv, forces.png, fabric.png.")
+		fmt.Fprintln(stdout, "usage: fecontact granular RUN -o DIR [--region xmin,xmax,ymin,ymax] [--window from,to]\n\nMeasures the rigid grains of a run's folder at its output times into DIR: granular.csv, forces.png, fabric.png.\nWithout --region and --window, the run's scene's [output] granular.")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -41,12 +44,19 @@ func granularCmd(args []string, stdout io.Writer) error {
 	if w != nil && (w[0] < 0 || !(w[1] > w[0])) {
 		return fmt.Errorf("%w: --window %s: expected 0 <= from < to", errUsage, *window)
 	}
-	sr, err := run.Granular(pos[0], *run.GranularOptions(r, w))
+	req := run.GranularRequest{Run: pos[0], Out: *out, Folder: outdir.Options{Overwrite: *overwrite, Command: commandLine("granular", args)}}
+	if r != nil || w != nil {
+		req.Options = run.GranularOptions(r, w)
+	}
+	sr, warnings, err := run.Granular(req)
 	if err != nil {
 		return err
 	}
+	for _, w := range warnings {
+		fmt.Fprintln(stdout, "warning: "+w)
+	}
 	fmt.Fprintln(stdout, sr.Summary())
-	fmt.Fprintf(stdout, "wrote %s: granular.csv, forces.png, fabric.png\n", pos[0])
+	fmt.Fprintf(stdout, "wrote %s: granular.csv, forces.png, fabric.png\n", *out)
 	return nil
 }
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"syscall"
 	"testing"
@@ -115,6 +118,57 @@ func TestFolderInUse(t *testing.T) {
 		assert.Contains(t, stderr, "wait for it to end, or give another folder")
 	}
 	assert.FileExists(t, filepath.Join(dir, "history.csv.partial"), "the first run's history is there")
+
+	// The lock file removed (it looks stale: it names a process): still
+	// refused, and the first run ends complete.
+	require.NoError(t, os.Remove(filepath.Join(dir, ".fecontact.lock")))
+	code, _, stderr := fecontact("example", "pillar", "--overwrite", "-o", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "output folder "+dir+" is in use by another fecontact command")
+	io.Copy(io.Discard, stdout)
+	require.NoError(t, cmd.Wait(), "the first run")
+	assert.FileExists(t, filepath.Join(dir, "summary.txt"))
+	assert.NoFileExists(t, filepath.Join(dir, "history.csv.partial"))
+	pvd, err := os.ReadFile(filepath.Join(dir, "rigid.pvd"))
+	require.NoError(t, err)
+	pieces := regexp.MustCompile(`file="([^"]+)"`).FindAllStringSubmatch(string(pvd), -1)
+	require.NotEmpty(t, pieces)
+	for _, p := range pieces {
+		assert.FileExists(t, filepath.Join(dir, p[1]), "a piece the collection lists")
+	}
+}
+
+// TestHostileFolderLinks: a folder received from someone else, holding a
+// symbolic link to the user's run folder that its marker lists as
+// fecontact's: run -o, --overwrite, sweep -o, explore -o and a resume are
+// refused naming the link, and the user's folder is byte-identical after
+// each (today's code removed it, exit status 0).
+func TestHostileFolderLinks(t *testing.T) {
+	bar := writeBar(t, t.TempDir())
+	users, files := usersFolder(t)
+	for _, command := range [][]string{
+		{"run", bar, "--steps", "5"},
+		{"run", bar, "--steps", "5", "--overwrite"},
+		{"sweep", bar, "--set", "time.h=1e-6|2e-6", "--jobs", "1"},
+		{"explore", "disks-28", "--solutions", "2"},
+		{"resume"},
+	} {
+		for _, line := range []string{"d link", "o link/history.csv", "o link/.x.tmp"} {
+			dir := t.TempDir()
+			require.NoError(t, os.Symlink(users, filepath.Join(dir, "link")))
+			marker := "fecontact output folder\nkind " + command[0] + "\n" + line + "\n"
+			args := append(slices.Clone(command), "-o", dir)
+			if command[0] == "resume" {
+				marker = "fecontact output folder\nkind run\n" + line + "\n"
+				args = []string{"run", "--resume", dir}
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".fecontact"), []byte(marker), 0o644))
+			code, _, stderr := fecontact(args...)
+			assert.NotEqual(t, 0, code, "%v", args)
+			assert.Contains(t, stderr, filepath.Join(dir, "link")+": a symbolic link where fecontact made a folder: nothing was removed", "%v %s", args, line)
+			assert.Equal(t, files, userFiles(t, users), "%v %s", args, line)
+		}
+	}
 }
 
 // TestExampleSceneKeepsEdits: writing an example's scene into a folder

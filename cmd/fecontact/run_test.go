@@ -1018,17 +1018,25 @@ func TestSweepManifestDamaged(t *testing.T) {
 }
 
 // TestGranularCommand: fecontact granular measures a finished run's
-// grains into its folder, and refuses a region upside down or a folder
-// without rigid bodies with what to give instead.
+// grains into another folder (never the run's own, whose summary
+// describes its files), and refuses a region upside down, no -o, or a
+// folder without rigid bodies with what to give instead.
 func TestGranularCommand(t *testing.T) {
 	dir := t.TempDir()
 	code, _, stderr := fecontact("example", "pillar", "--steps", "100", "--every", "20", "--quiet", "-o", dir)
 	require.Equal(t, 0, code, stderr)
-	code, stdout, stderr := fecontact("granular", dir, "--window", "0.05,0.1")
+	out := filepath.Join(t.TempDir(), "g")
+	code, stdout, stderr := fecontact("granular", dir, "--window", "0.05,0.1", "-o", out)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "granular (mean of 3 output times from t = 0.05 s): 18.0 grains")
-	assert.Contains(t, stdout, "wrote "+dir+": granular.csv, forces.png, fabric.png")
-	assert.FileExists(t, filepath.Join(dir, "granular.csv"))
+	assert.Contains(t, stdout, "wrote "+out+": granular.csv, forces.png, fabric.png")
+	assert.FileExists(t, filepath.Join(out, "granular.csv"))
+	assert.NoFileExists(t, filepath.Join(dir, "granular.csv"))
+	for _, args := range [][]string{{"granular", dir}, {"granular", dir, "-o", dir}} {
+		code, _, stderr = fecontact(args...)
+		assert.Equal(t, 1, code, "%v", args)
+		assert.Contains(t, stderr, "the run's own", "%v", args)
+	}
 	code, _, stderr = fecontact("granular", dir, "--region", "0,1,1,0")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--region 0,1,1,0: expected xmin < xmax and ymin < ymax")
@@ -1038,7 +1046,7 @@ func TestGranularCommand(t *testing.T) {
 	elastic := t.TempDir()
 	code, _, stderr = fecontact("example", "colliding-blocks", "--steps", "5", "--quiet", "-o", elastic)
 	require.Equal(t, 0, code, stderr)
-	code, _, stderr = fecontact("granular", elastic)
+	code, _, stderr = fecontact("granular", elastic, "-o", out)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "(a run with rigid bodies writes rigid.pvd)")
 }

@@ -48,7 +48,7 @@ func newRunFlags(fs *flag.FlagSet) runFlags {
 		export:    fs.Int("export-step", 0, "write the contact problem of this step to DIR/problem_STEP.json (the fc2d exchange format)"),
 		quiet:     fs.Bool("quiet", false, "print only warnings and the summary"),
 		check:     fs.String("checkpoint", "", "write DIR/checkpoint.gob every this many steps (500), every this long (10m), or off (default: every 10m, when interrupted and at the end)"),
-		strict:    fs.Bool("strict", false, "stop the run at the first step whose contact problem is not solved to its tolerance (the summary names it) instead of counting it"),
+		strict:    fs.Bool("strict", false, "stop the run at the first step whose contact problem is not solved to its tolerance instead of counting it: the error names the step, the outputs stop before it (no summary), and --resume goes on from the last checkpoint"),
 		overwrite: fs.Bool("overwrite", false, "write into an output folder that holds files fecontact did not write (files of the names it writes are replaced, the others stay)"),
 	}
 }

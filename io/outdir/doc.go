@@ -14,11 +14,22 @@
 // Overwrite, which writes fecontact's files among the user's and removes
 // none of theirs).
 //
-// A lock (.fecontact.lock, an advisory flock held for the Folder's life
-// and released by the kernel when the process dies) makes a second
-// command into the same folder fail at once, naming the command, process
-// and host that hold it, instead of mixing two runs' files. Resume and
-// gather reopen a folder (Reopen) under the same lock without clearing.
+// A lock (an advisory flock on the folder itself, held for the Folder's
+// life and released by the kernel when the process dies; on the lock file
+// where a file system cannot lock a folder) makes a second command into
+// the same folder fail at once, naming the command, process and host that
+// .fecontact.lock says hold it, instead of mixing two runs' files;
+// removing that file does not release the lock. Resume and gather reopen
+// a folder (Reopen) under the same lock without clearing. The marker is
+// read under the lock.
+//
+// A folder may come from someone else (an archive, a shared drive), so
+// nothing in it is trusted: every read, write and removal resolves inside
+// the folder (os.Root); a marker naming anything through a symbolic link,
+// outside the folder or the folder itself is refused whole, naming the
+// line, before anything is removed; fecontact's own files (the marker,
+// the lock's note) are created afresh, never written through a link or a
+// hard link at their names.
 //
 // It is a package of its own because run, sweep, explore and the command
 // line all write folders, and the rule must be one.

@@ -97,12 +97,135 @@ func TestCreateRefuses(t *testing.T) {
 	write(t, s, "sweep.csv")
 	require.NoError(t, s.Close())
 	_, _, err = Create(sweep, "run", Options{})
-	assert.EqualError(t, err, sweep+" holds the outputs of a fecontact sweep, which a run there would remove: give another folder, or --overwrite to replace them")
+	assert.EqualError(t, err, sweep+" holds the outputs of a fecontact sweep, which a run there would remove: give another folder, or --overwrite to write among them")
 
 	bad := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(bad, MarkerFile), []byte("fecontact output folder\nkind run\no ../../etc/passwd\n"), 0o644))
 	_, _, err = Create(bad, "run", Options{})
-	assert.ErrorContains(t, err, filepath.Join(bad, MarkerFile)+": damaged")
+	assert.ErrorContains(t, err, filepath.Join(bad, MarkerFile)+` line 3: output "../../etc/passwd": expected a name inside the folder, which fecontact never lists: nothing was removed`)
+}
+
+// TestHostileMarker: a folder received from someone else whose marker
+// lists names through a symbolic link to a user's folder (the link inside
+// the folder), absolute names, "..", the folder itself, a newline: Create
+// and Reopen refuse it naming the line or the link, and the user's folder
+// is byte-identical afterwards. (Through the link, today's code removed
+// the user's run folder.)
+func TestHostileMarker(t *testing.T) {
+	users := t.TempDir()
+	for _, n := range []string{"history.csv", ".history.csv.tmp1", "x"} {
+		require.NoError(t, os.WriteFile(filepath.Join(users, n), []byte("the user's "+n), 0o644))
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(users, "dir"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(users, "dir", "thesis.tex"), []byte("thesis"), 0o644))
+	before := snapshot(t, users)
+	for _, tc := range []struct{ name, line, want string }{
+		{"file through a link", "o link/x", "link: a symbolic link where fecontact made a folder: nothing was removed"},
+		{"temporary through a link", "o link/history.csv", "link: a symbolic link where fecontact made a folder"},
+		{"folder through a link", "d link/dir", "link: a symbolic link where fecontact made a folder"},
+		{"a link as a folder", "d link", "link: a symbolic link where fecontact made a folder"},
+		{"absolute", "o " + users + "/x", "expected a name inside the folder"},
+		{"dot dot", "o ../x", "expected a name inside the folder"},
+		{"the folder itself", "d .", `output ".": the folder itself`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.Symlink(users, filepath.Join(dir, "link")))
+			marker := "fecontact output folder\nkind run\no history.csv\n" + tc.line + "\n"
+			require.NoError(t, os.WriteFile(filepath.Join(dir, MarkerFile), []byte(marker), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "history.csv"), []byte("ours"), 0o644))
+			for _, o := range []Options{{}, {Overwrite: true}} {
+				_, _, err := Create(dir, "run", o)
+				assert.ErrorContains(t, err, tc.want)
+			}
+			_, err := Reopen(dir, "run", Options{})
+			assert.ErrorContains(t, err, tc.want)
+			assert.Equal(t, before, snapshot(t, users))
+			assert.FileExists(t, filepath.Join(dir, "history.csv"), "nothing removed, not even what is fecontact's")
+		})
+	}
+}
+
+// TestOwnFilesNotFollowed: fecontact's own files at names a hostile
+// folder made links or hard links (the marker's temporary linked to a
+// user's file, the lock a hard link to one) are replaced, never written
+// through: the user's files keep their bytes.
+func TestOwnFilesNotFollowed(t *testing.T) {
+	users := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		require.NoError(t, os.WriteFile(filepath.Join(users, n), []byte("the user's "+n), 0o644))
+	}
+	before := snapshot(t, users)
+	dir := t.TempDir()
+	f, _, err := Create(dir, "run", Options{})
+	require.NoError(t, err)
+	write(t, f, "history.csv")
+	require.NoError(t, f.Close())
+	require.NoError(t, os.Symlink(filepath.Join(users, "a"), filepath.Join(dir, markerNew)))
+	require.NoError(t, os.Remove(filepath.Join(dir, LockFile)))
+	require.NoError(t, os.Link(filepath.Join(users, "b"), filepath.Join(dir, LockFile)))
+	for range 2 {
+		f, _, err = Create(dir, "run", Options{Command: "a command line longer than what the user's files hold"})
+		require.NoError(t, err)
+		write(t, f, "history.csv")
+		require.NoError(t, f.Close())
+	}
+	assert.Equal(t, before, snapshot(t, users))
+	fi, err := os.Lstat(filepath.Join(dir, MarkerFile))
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular(), "the marker is a file of its own, not the link")
+
+	// A marker that is a link is refused, not read or appended to.
+	link := t.TempDir()
+	require.NoError(t, os.Symlink(filepath.Join(dir, MarkerFile), filepath.Join(link, MarkerFile)))
+	_, err = Reopen(link, "run", Options{})
+	assert.ErrorContains(t, err, "a symbolic link, not fecontact's list of the files it wrote")
+}
+
+// TestLeftoverMarkerTemporary: a folder that holds only fecontact's own
+// half-written marker (a full disk killed its rename) is taken, not
+// refused as the user's.
+func TestLeftoverMarkerTemporary(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, markerNew), []byte("fecontact output folder\nkind ru"), 0o644))
+	f, _, err := Create(dir, "run", Options{})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+}
+
+// TestLockFileRemovedMidRun: the lock file removed (or replaced) while a
+// command holds the folder does not let a second command in: the lock is
+// on the folder itself.
+func TestLockFileRemovedMidRun(t *testing.T) {
+	dir := t.TempDir()
+	f, _, err := Create(dir, "run", Options{Command: "the first"})
+	require.NoError(t, err)
+	defer f.Close()
+	write(t, f, "history.csv")
+	require.NoError(t, os.Remove(filepath.Join(dir, LockFile)))
+	_, _, err = Create(dir, "run", Options{})
+	require.ErrorIs(t, err, ErrInUse)
+	_, err = Reopen(dir, "run", Options{})
+	require.ErrorIs(t, err, ErrInUse)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, LockFile), []byte("stale"), 0o644))
+	_, _, err = Create(dir, "run", Options{Overwrite: true})
+	require.ErrorIs(t, err, ErrInUse)
+	assert.FileExists(t, filepath.Join(dir, "history.csv"), "the first command's files stay")
+}
+
+// snapshot is every file under dir with its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		out[p] = string(data)
+		return err
+	}))
+	return out
 }
 
 // TestOverwrite writes among a user's files and removes none of them.
@@ -119,6 +242,22 @@ func TestOverwrite(t *testing.T) {
 	assert.Equal(t, 1, n)
 	require.NoError(t, f.Close())
 	assert.Equal(t, []string{"notes.txt"}, names(t, dir))
+
+	// Another command's folder (a sweep's): Overwrite writes among its
+	// outputs and removes none (it removed the whole sweep).
+	sweep := t.TempDir()
+	s, _, err := Create(sweep, "sweep", Options{})
+	require.NoError(t, err)
+	write(t, s, "sweep.csv")
+	_, err = s.Sub("variant_001")
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	f, n, err = Create(sweep, "run", Options{Overwrite: true})
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	write(t, f, "history.csv")
+	require.NoError(t, f.Close())
+	assert.Equal(t, []string{"history.csv", "sweep.csv", "variant_001"}, names(t, sweep))
 }
 
 // TestLock: a second command into a folder in use is refused at once,

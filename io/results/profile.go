@@ -132,7 +132,7 @@ func (p *profile) write(files *outdir.Folder, painter Painter) error {
 	if err != nil {
 		return err
 	}
-	return painter.Profile(png, p.curves())
+	return drawn("profile.png", painter.Profile(png, p.curves()))
 }
 
 // nanOr is means[k][i], or NaN when nothing was recorded.

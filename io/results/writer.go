@@ -44,6 +44,7 @@ type Writer struct {
 	granular *granular.Series
 	chains   vtk.Collection
 	listedAt time.Time // when the .pvd collections were last written (writeLists)
+	warnings []string  // the pictures Close could not draw
 }
 
 // listEvery is how often the .pvd collections are written while a run
@@ -409,17 +410,79 @@ func (o *Writer) Close() error {
 	if err := o.writeLists(); err != nil {
 		return err
 	}
-	if err := o.profile.write(o.files, o.painter); err != nil {
+	if err := o.warnPictures(o.profile.write(o.files, o.painter)); err != nil {
 		return fmt.Errorf("profile: %w", err)
 	}
 	if err := writeParaViewScript(o.files, o.writtenSeries()); err != nil {
 		return fmt.Errorf("%s: %w", ParaViewScript, err)
 	}
-	if err := WriteGranular(o.files, o.granular, o.painter); err != nil {
+	if err := o.warnPictures(WriteGranular(o.files, o.granular, o.painter)); err != nil {
 		return err
 	}
-	return o.draw()
+	return o.warnPictures(o.draw())
 }
+
+// PictureError is a picture that could not be drawn (values past what
+// an axis lays out, a full disk): the run's data are whole without it, so
+// a run says it as a warning and completes.
+type PictureError struct {
+	Name string // the picture's file name
+	Err  error
+}
+
+func (e *PictureError) Error() string {
+	return fmt.Sprintf("%s not drawn: %v (the data it would show are in the run's other files)", e.Name, e.Err)
+}
+
+func (e *PictureError) Unwrap() error { return e.Err }
+
+// drawn is err, from drawing the picture name, as a PictureError.
+func drawn(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &PictureError{Name: name, Err: err}
+}
+
+// warnPictures keeps the pictures err says were not drawn as warnings and
+// returns what else it holds.
+func (o *Writer) warnPictures(err error) error {
+	w, rest := SplitPictures(err)
+	o.warnings = append(o.warnings, w...)
+	return rest
+}
+
+// SplitPictures splits err (errors joined) into the pictures it says
+// were not drawn, as warnings, and the rest.
+func SplitPictures(err error) (warnings []string, rest error) {
+	var others []error
+	for _, e := range flatten(err) {
+		if pe, ok := e.(*PictureError); ok {
+			warnings = append(warnings, pe.Error())
+		} else {
+			others = append(others, e)
+		}
+	}
+	return warnings, errors.Join(others...)
+}
+
+// flatten lists the errors joined in err.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// Warnings are what Close left out (the pictures it could not draw).
+func (o *Writer) Warnings() []string { return o.warnings }
 
 // draw draws the pictures, when the Options gave a Painter, each on its
 // own goroutine: they are a run's last work, and at a few hundred steps
@@ -449,11 +512,7 @@ func (o *Writer) draw() error {
 		if err != nil {
 			return err
 		}
-		wg.Go(func() {
-			if err := draw(path); err != nil {
-				errs[i] = fmt.Errorf("%s: %w", name, err)
-			}
-		})
+		wg.Go(func() { errs[i] = drawn(name, draw(path)) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -518,14 +577,9 @@ func WriteGranular(files *outdir.Folder, sr *granular.Series, painter Painter) e
 	if path, err = files.Path("forces.png"); err != nil {
 		return err
 	}
-	if err := painter.Forces(path, width, density); err != nil {
-		return fmt.Errorf("forces.png: %w", err)
-	}
+	forces := drawn("forces.png", painter.Forces(path, width, density))
 	if path, err = files.Path("fabric.png"); err != nil {
 		return err
 	}
-	if err := painter.Fabric(path, sr.RoseShares()); err != nil {
-		return fmt.Errorf("fabric.png: %w", err)
-	}
-	return nil
+	return errors.Join(forces, drawn("fabric.png", painter.Fabric(path, sr.RoseShares())))
 }

@@ -7,6 +7,7 @@ the folder it wrote; ``open_run`` reads a folder written before.
 """
 
 import csv
+import io
 import os
 import re
 import signal
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ._binary import FecontactError, binary
+from ._files import read_text
 from .scene import read_scene, write_scene
 from .vtu import read_pvd, read_vtu
 
@@ -30,8 +32,7 @@ def _table(path):
     """A CSV file as a pandas DataFrame (pandas installed) or a numpy
     record array, with bare column names, and its units by column (the
     ``name [unit]`` headers)."""
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
+    rows = list(csv.reader(io.StringIO(read_text(path, "a table fecontact wrote (CSV)"), newline="")))
     if not rows:
         raise FecontactError("%s is empty: the run or sweep that writes it did not get to its first line" % path)
     names, units = [], {}
@@ -98,7 +99,7 @@ class Run:
         out = {}
         path = self.folder / "summary.txt"
         if path.is_file():
-            for line in path.read_text().splitlines():
+            for line in read_text(path, "a run's summary").splitlines():
                 key, sep, rest = line.partition(": ")
                 if sep and key not in out:
                     out[key] = rest
@@ -113,7 +114,7 @@ class Run:
         if (self.folder / "history.csv.partial").is_file():
             return True
         path = self.folder / "summary.txt"
-        return path.is_file() and path.read_text().startswith("INTERRUPTED")
+        return path.is_file() and read_text(path, "a run's summary").startswith("INTERRUPTED")
 
     @property
     def scene(self):
@@ -126,7 +127,7 @@ class Run:
         keeps the pieces of the body of that name (bodies.pvd's part per
         body)."""
         path = self.folder / (name + ".pvd")
-        if not path.is_file():
+        if not os.path.lexists(path):  # what is there and is no file: read_pvd says what it is
             there = sorted(p.stem for p in self.folder.glob("*.pvd"))
             raise FecontactError("%s has no %s.pvd (it has: %s)" % (self.folder, name, ", ".join(there) or "none"))
         pieces = read_pvd(str(path))
@@ -281,13 +282,14 @@ def _progress_bar(total):
     return tqdm(total=total, unit="step")
 
 
-def _stream(args, echo=True):
+def _stream(args, echo=True, scene_file=None):
     """Runs the binary, passing its lines on as they come (a tqdm bar for
     progress where tqdm is installed). Ctrl-C (KeyboardInterrupt) is sent
     on to the binary, which stops at its consistent point (the checkpoint
     written: ``Run.resume`` goes on), and is raised again once it has.
     Returns the binary's printed lines; raises FecontactError with its
-    message when it fails."""
+    message when it fails (scene_file, a scene dict's temporary file,
+    named there as the dict)."""
     proc = subprocess.Popen([binary()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)  # Ctrl-C reaches it once, from here
     bar, done, lines = None, 0, []
@@ -317,16 +319,28 @@ def _stream(args, echo=True):
     if err and echo:
         sys.stderr.write(err)
     if proc.returncode != 0:
-        raise FecontactError(err.strip() or "".join(lines[-5:]).strip(), proc.returncode)
+        raise FecontactError(_as_dict(err.strip() or "".join(lines[-5:]).strip(), scene_file), proc.returncode)
     return lines
+
+
+def _as_dict(message, scene_file):
+    """The binary's message about a scene dict's temporary file, naming
+    the dict instead (its keys are the message's: ``time.hh``, ``mass 1
+    "a"``), without the file's line numbers, which the user never saw."""
+    if not scene_file:
+        return message
+    message = message.replace(scene_file, "the scene dict")
+    return re.sub(r" \(line \d+\)", "", message)
 
 
 def _scene_path(scene, where):
     """A scene given as a dict is written to where/scene.toml; a path or
-    an example's name is passed on as it is."""
+    an example's name is passed on as it is. Returns the path and, for a
+    dict, the temporary file (to name it as the dict in errors)."""
     if isinstance(scene, dict):
-        return str(write_scene(scene, Path(where) / "scene.toml"))
-    return os.fspath(scene)
+        path = str(write_scene(scene, Path(where) / "scene.toml"))
+        return path, path
+    return os.fspath(scene), None
 
 
 def run(scene, out, quiet=False, **flags):
@@ -335,8 +349,9 @@ def run(scene, out, quiet=False, **flags):
     ``steps=100``, ``overwrite=True``); a refused scene raises
     FecontactError with the binary's message."""
     with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
-        args = ["run", _scene_path(scene, tmp), "-o", os.fspath(out)] + _flags(flags)
-        _stream(args + (["--quiet"] if quiet else []), echo=not quiet)
+        path, dict_file = _scene_path(scene, tmp)
+        args = ["run", path, "-o", os.fspath(out)] + _flags(flags)
+        _stream(args + (["--quiet"] if quiet else []), echo=not quiet, scene_file=dict_file)
     return Run(out)
 
 
@@ -363,18 +378,33 @@ def sweep(scene, settings, out, engine="local", quiet=True, **flags):
     table (sweep.csv, as history is). Flags are the binary's (``jobs=2``,
     ``time="1:00:00"``; with engine="slurm", ``wait=True`` is implied)."""
     with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
-        args = ["sweep", _scene_path(scene, tmp), "-o", os.fspath(out), "--engine", engine]
+        path, dict_file = _scene_path(scene, tmp)
+        args = ["sweep", path, "-o", os.fspath(out), "--engine", engine]
         for key, values in settings.items():
             args += ["--set", _setting(key, values)]
         if engine == "slurm":
             flags.setdefault("wait", True)
+        table = Path(out) / "sweep.csv"
+        before = _stamp(table)
         try:
-            _stream(args + _flags(flags), echo=not quiet)
+            _stream(args + _flags(flags), echo=not quiet, scene_file=dict_file)
         except FecontactError as e:
-            if not (Path(out) / "sweep.csv").is_file():
+            # A refused sweep (a folder in use, or of a user's files)
+            # leaves an earlier sweep's table there: only this sweep's
+            # own table, with failed variants marked, is returned.
+            if _stamp(table) in (None, before):
                 raise
             warnings.warn("fecontact sweep: %s (sweep.csv marks the variants)" % e, stacklevel=2)
-    return _table(Path(out) / "sweep.csv")[0]
+    return _table(table)[0]
+
+
+def _stamp(path):
+    """What tells one writing of a file from another (None: no file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def explore(scene, out, quiet=True, **flags):
@@ -383,8 +413,9 @@ def explore(scene, out, quiet=True, **flags):
     Returns a dict: ``solutions`` and ``admissible`` (tables; admissible
     is None where the survey writes none) and ``report`` (explore.txt)."""
     with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
-        _stream(["explore", _scene_path(scene, tmp), "-o", os.fspath(out)] + _flags(flags), echo=not quiet)
+        path, dict_file = _scene_path(scene, tmp)
+        _stream(["explore", path, "-o", os.fspath(out)] + _flags(flags), echo=not quiet, scene_file=dict_file)
     out = Path(out)
     adm = out / "admissible.csv"
     return {"solutions": _table(out / "solutions.csv")[0], "admissible": _table(adm)[0] if adm.is_file() else None,
-            "report": (out / "explore.txt").read_text()}
+            "report": read_text(out / "explore.txt", "a survey's report")}

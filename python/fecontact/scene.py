@@ -15,38 +15,64 @@ import tomllib
 from pathlib import Path
 
 from ._binary import call
+from ._files import read_text
 
 _examples = {}
 
 
-def _value(v):
-    """A TOML value: booleans, numbers, strings, lists, inline tables."""
+def _value(v, where="value"):
+    """A TOML value: booleans, numbers, strings, lists, inline tables;
+    where names it (``time.h``) in an error."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
-        return str(v)
+        return str(int(v))
     if isinstance(v, float):
+        v = float(v)  # numpy 2's repr of np.float64(0.4) is "np.float64(0.4)"
         if math.isnan(v):
             return "nan"
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
         return repr(v)
     if isinstance(v, str):
-        return json.dumps(v)  # TOML's basic strings take JSON's escapes
+        return _string(v, where)
     if isinstance(v, dict):
-        return "{" + ", ".join("%s = %s" % (_key(k), _value(x)) for k, x in v.items()) + "}"
+        return "{" + ", ".join("%s = %s" % (_key(k, where), _value(x, "%s.%s" % (where, k))) for k, x in v.items()) + "}"
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
+        return "[" + ", ".join(_value(x, "%s[%d]" % (where, i)) for i, x in enumerate(v)) + "]"
     if hasattr(v, "tolist"):  # numpy scalars and arrays
-        return _value(v.tolist())
-    raise TypeError("a scene value of type %s: expected bool, int, float, str, list or dict" % type(v).__name__)
+        return _value(v.tolist(), where)
+    raise TypeError("scene %s: a value of type %s: expected bool, int, float, str, list or dict" % (where, type(v).__name__))
 
 
-def _key(k):
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def _string(s, where):
+    """A TOML basic string of any text: characters outside the BMP as
+    themselves (JSON's surrogate pairs are not TOML), control characters
+    escaped; a lone surrogate (bytes that were not UTF-8) refused."""
+    out = ['"']
+    for i, c in enumerate(s):
+        o = ord(c)
+        if 0xD800 <= o <= 0xDFFF:
+            raise ValueError("scene %s: character %d is a lone surrogate (U+%04X, from bytes that were not UTF-8): "
+                             "expected text" % (where, i + 1, o))
+        if c in _ESCAPES:
+            out.append(_ESCAPES[c])
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\u%04x" % o)
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _key(k, where="scene"):
     if not isinstance(k, str) or not k:
-        raise TypeError("scene key %r: expected a non-empty string" % (k,))
+        raise TypeError("scene key %r in %s: expected a non-empty string" % (k, where))
     bare = all(c.isalnum() or c in "_-" for c in k) and k.isascii()
-    return k if bare else json.dumps(k)
+    return k if bare else _string(k, where)
 
 
 def _is_tables(v):
@@ -58,28 +84,28 @@ def dumps(scene):
     lines = []
     plain = {k: v for k, v in scene.items() if not isinstance(v, dict) and not _is_tables(v)}
     for k, v in plain.items():
-        lines.append("%s = %s" % (_key(k), _value(v)))
+        lines.append("%s = %s" % (_key(k), _value(v, k)))
     for k, v in scene.items():
         if isinstance(v, dict):
-            lines += ["", "[%s]" % _key(k)] + ["%s = %s" % (_key(a), _value(b)) for a, b in v.items()]
+            lines += ["", "[%s]" % _key(k)] + ["%s = %s" % (_key(a, k), _value(b, "%s.%s" % (k, a))) for a, b in v.items()]
     for k, v in scene.items():
         if _is_tables(v):
-            for t in v:
-                lines += ["", "[[%s]]" % _key(k)] + ["%s = %s" % (_key(a), _value(b)) for a, b in t.items()]
+            for i, t in enumerate(v):
+                lines += ["", "[[%s]]" % _key(k)] + ["%s = %s" % (_key(a, k), _value(b, "%s[%d].%s" % (k, i, a)))
+                                                     for a, b in t.items()]
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
 def write_scene(scene, path):
     """Writes a scene dict as TOML to path and returns the path."""
     path = Path(path)
-    path.write_text(dumps(scene))
+    path.write_text(dumps(scene), encoding="utf-8")
     return path
 
 
 def read_scene(path):
     """Reads a scene file into a dict (tomllib)."""
-    with open(path, "rb") as f:
-        return tomllib.load(f)
+    return tomllib.loads(read_text(path, "a scene file (TOML)", cap=64 << 20))
 
 
 def example_scene(name):

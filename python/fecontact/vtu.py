@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._files import read_bytes
+
 _TYPES = {"Float64": np.dtype("<f8"), "Int64": np.dtype("<i8"), "UInt8": np.dtype("u1")}
 
 
@@ -52,8 +54,7 @@ def _shaped(a, comps):
 
 def read_vtu(path):
     """Reads a .vtu piece fecontact wrote into a Frame."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_bytes(path, "a VTU piece fecontact wrote")
     appended = b""
     i = data.find(b"<AppendedData")
     if i >= 0:
@@ -78,7 +79,7 @@ def read_vtu(path):
 def read_pvd(path):
     """The pieces of a .pvd collection: (time, part, file) in order, the
     files beside the collection."""
-    root = ET.parse(path).getroot()
+    root = ET.fromstring(read_bytes(path, "a PVD collection fecontact wrote"))
     folder = os.path.dirname(path)
     out = []
     for d in root.iter("DataSet"):

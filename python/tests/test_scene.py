@@ -46,5 +46,24 @@ def test_mistaken_scene_raises_the_binarys_message(tmp_path, block_scene, edit, 
     edit(block_scene)
     with pytest.raises(fecontact.FecontactError) as e:
         fecontact.run(block_scene, tmp_path / "out", quiet=True)
-    assert "scene.toml" in str(e.value) and message in str(e.value)
+    # The dict is named, not a temporary file the user never wrote, nor its lines.
+    assert str(e.value).startswith("fecontact run: the scene dict: ") and message in str(e.value), str(e.value)
+    assert "scene.toml" not in str(e.value) and "(line " not in str(e.value)
     assert not (tmp_path / "out" / "history.csv").exists()
+
+
+def test_dumps_any_text_and_numpy_scalars():
+    """Text outside the BMP is written as itself (JSON's surrogate pairs
+    are not TOML), control characters escaped; numpy scalars as numbers
+    (numpy 2's repr is np.float64(0.4)); a lone surrogate refused naming
+    the key."""
+    s = {"title": "crack \U0001F4A5 \"q\" \\ \x01\x7f é\n", "time": {"h": np.float64(0.4), "n": np.int64(3), "b": np.bool_(True)},
+         "mass": [{"name": "m", "position": np.array([1.5, np.float32(2)])}]}
+    back = tomllib.loads(dumps(s))
+    assert back["title"] == s["title"]
+    assert back["time"] == {"h": 0.4, "n": 3, "b": True}
+    assert "np.float64" not in dumps(s)
+    with pytest.raises(ValueError, match=r"scene mass\[0\].name: character 2 is a lone surrogate"):
+        dumps({"mass": [{"name": "a\udcff"}]})
+    with pytest.raises(TypeError, match=r"scene time.h: a value of type object"):
+        dumps({"time": {"h": object()}})

@@ -24,3 +24,21 @@ def test_sweep_range_and_failures(tmp_path, block_scene):
         fecontact.sweep(block_scene, {"contact.nope.mu": [0.1]}, tmp_path / "a")
     table = fecontact.sweep(block_scene, {"time.duration": "0.002..0.004/2"}, tmp_path / "b")
     assert np.allclose(np.asarray(table["time.duration"]), [0.002, 0.004])
+
+
+def test_sweep_refused_raises_not_the_earlier_table(tmp_path, block_scene):
+    """A sweep refused into a folder another sweep wrote and holds (in
+    use) raises the binary's refusal instead of returning that sweep's
+    table with a warning."""
+    out = tmp_path / "sw"
+    fecontact.sweep(block_scene, {"time.h": [1e-4]}, out)
+    (out / "notes.txt").write_text("mine")
+    import fcntl
+    import os
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running command holds it
+        with pytest.raises(fecontact.FecontactError, match="is in use by"):
+            fecontact.sweep(block_scene, {"time.h": [2e-4]}, out)
+    finally:
+        os.close(fd)

@@ -77,3 +77,19 @@ def test_not_a_fecontact_file(tmp_path):
     pvd.write_text('<VTKFile type="Collection"><Collection><DataSet timestep="0" file="../etc/passwd"/></Collection></VTKFile>')
     with pytest.raises(ValueError, match="beside the collection"):
         fecontact.read_pvd(str(pvd))
+
+
+def test_special_files_refused_at_once(tmp_path):
+    """A device, a named pipe or a folder where a piece should be is
+    refused by name at once (/dev/zero ran out of memory, a FIFO hung)."""
+    fifo = tmp_path / "fifo.vtu"
+    os.mkfifo(fifo)
+    for path, what in (("/dev/zero", "a device"), (str(fifo), "a named pipe"), (str(tmp_path), "a folder")):
+        for read in (fecontact.read_vtu, fecontact.read_pvd):
+            with pytest.raises(fecontact.FecontactError, match="%s: %s, not a file" % (path, what)):
+                read(path)
+    link = tmp_path / "contacts.pvd"
+    link.symlink_to("/dev/zero")
+    (tmp_path / "summary.txt").write_text("done: 1 step\n")
+    with pytest.raises(fecontact.FecontactError, match="a device, not a file"):
+        fecontact.open_run(tmp_path).series("contacts")
