@@ -424,3 +424,42 @@ func TestObstacles(t *testing.T) {
 	_, err = NewDetector(&Pair{Name: "p", Candidate: side, Obstacle: floor, Alert: 0.01, Mu: MaxMu})
 	assert.NoError(t, err)
 }
+
+// TestPairFrictionIsTheDetectors: a pair's friction coefficients are read
+// when the Detector is made: changing the caller's pair, or the number
+// its MuDynamic points at, afterwards (0.9 against a static 0.5, or NaN)
+// reaches no unit (it was taken silently, or failed at step 2 naming
+// "contact 0").
+func TestPairFrictionIsTheDetectors(t *testing.T) {
+	mb, err := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 6, 2, mesh.Q4)
+	require.NoError(t, err)
+	ma, err := mesh.Rectangle([2]float64{0.031, 0.0402}, 0.04, 0.04, 3, 2, mesh.Q4)
+	require.NoError(t, err)
+	da, err := assemble.NewDOFMap(ma, nil)
+	require.NoError(t, err)
+	db, err := assemble.NewDOFMap(mb, nil)
+	require.NoError(t, err)
+	a, err := NewSide(0, ma, da, "bottom", 0.01)
+	require.NoError(t, err)
+	b, err := NewSide(1, mb, db, "top", 0.01)
+	require.NoError(t, err)
+	dynamic := 0.2
+	p := &Pair{Name: "ab", Candidate: a, Antagonist: b, Mu: 0.5, MuDynamic: &dynamic, Alert: 1e-3}
+	d, err := NewDetector(p)
+	require.NoError(t, err)
+	for _, change := range []float64{0.9, math.NaN()} {
+		dynamic, p.Mu = change, change
+		units, _, err := d.Detect(Config{})
+		require.NoError(t, err)
+		require.NotEmpty(t, units)
+		for _, u := range units {
+			assert.Equal(t, 0.5, u.Mu)
+			assert.Equal(t, 0.2, u.MuDynamic)
+		}
+	}
+	plain, err := NewDetector(&Pair{Name: "ab", Candidate: a, Antagonist: b, Mu: 0.5, Alert: 1e-3})
+	require.NoError(t, err)
+	units, _, err := plain.Detect(Config{})
+	require.NoError(t, err)
+	assert.Equal(t, 0.5, units[0].MuDynamic, "none set: the static one")
+}

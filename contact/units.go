@@ -24,7 +24,7 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 		}
 		frame := pts[j]
 		var heaviest float64
-		u := Unit{Mu: p.Mu, MuDynamic: p.MuDynamic}
+		u := Unit{Mu: p.Mu, MuDynamic: p.muDynamic}
 		scratch = scratch[:0]
 		for _, w := range col { // complete: every pts[w.I] is found
 			q := pts[w.I]
@@ -60,7 +60,7 @@ func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]floa
 	for _, c := range ps.weights[ps.cand.local[q.Node]] {
 		w += c.P
 	}
-	u := Unit{Mu: p.Mu, MuDynamic: p.MuDynamic, Gap: w * q.Gap, Weight: w, X: q.X, N: q.N, T: q.T,
+	u := Unit{Mu: p.Mu, MuDynamic: p.muDynamic, Gap: w * q.Gap, Weight: w, X: q.X, N: q.N, T: q.T,
 		Key: Key{Pair: pi, Node: q.Node, Edge: q.Edge, Reverse: ps.reverse, Valley: true}}
 	if o != nil {
 		u.ObsN, u.ObsT = [2]float64{w * q.N[0], w * q.N[1]}, [2]float64{w * q.T[0], w * q.T[1]}

@@ -96,7 +96,7 @@ func (s *System) unit(base, ci, i int, t contact.Touch, cfg contact.Config) cont
 	u := contact.Unit{
 		Key: contact.Key{Pair: ci, Node: i, Edge: t.Face},
 		X:   [2]float64{m.X[0] - m.Radius*n[0], m.X[1] - m.Radius*n[1]},
-		N:   n, T: tg, Gap: t.Gap, Weight: 1, Mu: c.Mu, MuDynamic: c.MuDynamic,
+		N:   n, T: tg, Gap: t.Gap, Weight: 1, Mu: c.Mu, MuDynamic: contact.Dynamic(c.Mu, c.MuDynamic),
 	}
 	var es []contact.Entry
 	switch o := c.Obstacle; {

@@ -303,3 +303,34 @@ func TestStartsInsideRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestContactFrictionIsTheSystems: a point contact's friction
+// coefficients and masses are read when the System is made: changing
+// what the caller gave afterwards reaches no unit.
+func TestContactFrictionIsTheSystems(t *testing.T) {
+	m := &discrete.Mass{Name: "m", M: 1, X: [2]float64{0, 0}}
+	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	dynamic := 0.2
+	masses := []int{0}
+	cs := []discrete.Contact{{Name: "floor", Obstacle: floor, Mu: 0.5, MuDynamic: &dynamic, Masses: masses}}
+	sys, err := discrete.NewSystem([]*discrete.Mass{m}, nil, cs)
+	require.NoError(t, err)
+	dynamic, cs[0].Mu, masses[0] = math.NaN(), 0.9, 5
+	units, _, err := sys.Detect(0, contact.Config{})
+	require.NoError(t, err)
+	require.Len(t, units, 1)
+	assert.Equal(t, 0.5, units[0].Mu)
+	assert.Equal(t, 0.2, units[0].MuDynamic)
+}
+
+// TestSystemIsOneSimulations: one System given to a second simulation is
+// refused (the second moved its masses on its own clock).
+func TestSystemIsOneSimulations(t *testing.T) {
+	m := &discrete.Mass{Name: "m", M: 1, X: [2]float64{0, 1}, Gravity: [2]float64{0, -9.81}}
+	sys, err := discrete.NewSystem([]*discrete.Mass{m}, nil, nil)
+	require.NoError(t, err)
+	_, err = timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-3, Points: sys})
+	require.NoError(t, err)
+	_, err = timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-2, Points: sys})
+	assert.ErrorContains(t, err, "discrete: the point masses are a simulation's already (step 0.001 s): make a System for each simulation")
+}

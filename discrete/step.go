@@ -180,10 +180,15 @@ func (sp *Spring) stiffness(masses []*Mass) springRef {
 
 // Prepare fixes the step h and theta and factorises each component's
 // M + h theta C + h^2 theta^2 K; the simulation calls it once, before the
-// first step.
+// first step. A System is one simulation's: a second Prepare (a second
+// simulation given the same System, which stepped its masses on its own
+// clock) is refused.
 func (s *System) Prepare(h, theta float64) error {
 	if !(h > 0) || !(theta >= 0.5 && theta <= 1) {
 		return fmt.Errorf("discrete: step %g s, theta %g: expected h > 0 and theta in [1/2, 1]", h, theta)
+	}
+	if s.h != 0 {
+		return fmt.Errorf("discrete: the point masses are a simulation's already (step %g s): make a System for each simulation", s.h)
 	}
 	s.h, s.theta = h, theta
 	for k, c := range s.comps {
@@ -230,6 +235,19 @@ func (s *System) state(k int) {
 	}
 	c.energy.Kinetic = kinetic(c.m, c.v0)
 	c.energy.Elastic = c.elastic(c.u0)
+}
+
+// restate is state at a step's start: a position or velocity the caller
+// set between steps changes the energies, and the change is booked as
+// external work, so that the ledger still closes (the caller did that
+// work).
+func (s *System) restate(k int) {
+	e := &s.comps[k].energy
+	before := e.Kinetic + e.Elastic
+	s.state(k)
+	if d := e.Kinetic + e.Elastic - before; d != 0 {
+		e.External += d
+	}
 }
 
 func kinetic(m, v []float64) float64 {
@@ -319,7 +337,7 @@ func (s *System) Begin(t float64) error {
 	s.t = t
 	h, th := s.h, s.theta
 	for k, c := range s.comps {
-		s.state(k)
+		s.restate(k)
 		n := c.n()
 		rhs := c.scratch
 		for i := range n {

@@ -3,6 +3,7 @@ package discrete
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 )
@@ -138,6 +139,13 @@ func NewSystem(masses []*Mass, springs []Spring, contacts []Contact) (*System, e
 	for i := range s.contacts {
 		c := &s.contacts[i]
 		c.Alert = c.alert()
+		// The System's own: a caller's change to what it gave after the
+		// check reaches no contact.
+		c.Masses = slices.Clone(c.Masses)
+		if d := c.MuDynamic; d != nil {
+			v := *d
+			c.MuDynamic = &v
+		}
 		if c.Masses == nil {
 			c.Masses = make([]int, len(masses))
 			for k := range c.Masses {

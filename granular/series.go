@@ -6,8 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/fecontact/fecontact/io/vtk"
 )
 
 // Options choose a series' region and the window of its means.
@@ -47,16 +45,12 @@ func NewSeries(o Options) *Series {
 	return &Series{Options: o, Hist: make([]int, int(math.Round(histTop/histWidth))), Rose: make([]int, roseBins)}
 }
 
-// Add measures the sample of one output time, from the run's pieces of
-// rigid.pvd and contacts.pvd (FromPieces).
-func (sr *Series) Add(t float64, rigid, contacts *vtk.Piece) error {
-	s, err := FromPieces(t, rigid, contacts)
-	if err != nil {
-		return err
-	}
+// Add measures the sample of one output time (io/results.SampleOf reads
+// one from a run's pieces).
+func (sr *Series) Add(s Sample) {
 	sr.Rows = append(sr.Rows, Measure(s, sr.Options.Region))
-	if !sr.Options.in(t) {
-		return nil
+	if !sr.Options.in(s.T) {
+		return
 	}
 	d := Forces(s, sr.Options.Region, histWidth, histTop)
 	for k, c := range d.Count {
@@ -67,7 +61,6 @@ func (sr *Series) Add(t float64, rigid, contacts *vtk.Piece) error {
 	for _, a := range d.Normals {
 		sr.Rose[min(int(a/(2*math.Pi)*roseBins), roseBins-1)]++
 	}
-	return nil
 }
 
 // Mean is the mean of the measures at the output times in the window

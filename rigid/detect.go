@@ -430,7 +430,7 @@ func (s *System) unit(t touch, base int) contact.Unit {
 	rule, _ := s.RuleOf(t.a, t.b)
 	u := contact.Unit{
 		Key: contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b, Reverse: t.image},
-		X:   t.p, N: n, T: tg, Gap: t.gap, Weight: 1, Mu: rule.Mu, MuDynamic: rule.MuDynamic,
+		X:   t.p, N: n, T: tg, Gap: t.gap, Weight: 1, Mu: rule.Mu, MuDynamic: contact.Dynamic(rule.Mu, rule.MuDynamic),
 	}
 	w := &s.det
 	start := len(w.entries)

@@ -117,3 +117,24 @@ func TestStuckOnShakenPlate(t *testing.T) {
 		})
 	}
 }
+
+// TestRuleFrictionIsTheSystems: the rules' friction coefficients are
+// read when the System is made: changing the caller's rules, or the
+// number a MuDynamic points at, afterwards reaches no unit.
+func TestRuleFrictionIsTheSystems(t *testing.T) {
+	a, err := rigid.NewBody("a", rigid.Disk{R: 0.05}, [2]float64{0, 0}, 1000)
+	require.NoError(t, err)
+	b, err := rigid.NewBody("b", rigid.Disk{R: 0.05}, [2]float64{0.1, 0}, 1000)
+	require.NoError(t, err)
+	dynamic := 0.2
+	rules := []rigid.Rule{{Mu: 0.5, MuDynamic: &dynamic}}
+	sys, err := rigid.NewSystem([]*rigid.Body{a, b}, rules, 0)
+	require.NoError(t, err)
+	dynamic, rules[0].Mu = 0.9, 0.9
+	units, err := sys.Detect(0)
+	require.NoError(t, err)
+	require.Len(t, units, 1)
+	require.Equal(t, 0.5, units[0].Mu)
+	require.Equal(t, 0.2, units[0].MuDynamic)
+	require.Equal(t, 0.2, *sys.Rules()[0].MuDynamic)
+}

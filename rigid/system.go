@@ -78,7 +78,7 @@ func (s *System) Period() [2]float64 { return s.period }
 // NewSystem checks the bodies and the rules and records the bodies'
 // initial positions, from which driven ones move.
 func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
-	s := &System{Bodies: bodies, rules: rules, alert: alert}
+	s := &System{Bodies: bodies, rules: ownRules(rules), alert: alert}
 	names := map[string]bool{}
 	groups := map[string]int{}
 	var list []string
@@ -210,9 +210,24 @@ func (s *System) Begin(t, h, theta float64) {
 		s.q0, s.dq = make([][3]float64, len(s.Bodies)), make([][3]float64, len(s.Bodies))
 	}
 	for i, b := range s.Bodies {
+		s.rebook(i)
 		s.q0[i] = b.Q
 		s.v0[i], s.r[i], s.shift[i] = b.V, [3]float64{}, [3]float64{}
 		s.vfree[i] = [3]float64{b.V[0] + h*b.Gravity[0], b.V[1] + h*b.Gravity[1], b.V[2]}
+	}
+}
+
+// rebook books a velocity the caller set since the last step (or since
+// NewSystem) as external work: the kinetic energy it adds or takes is the
+// caller's work, and the ledger still closes.
+func (s *System) rebook(i int) {
+	b, e := s.Bodies[i], &s.energy[i]
+	if b.Driven() {
+		return
+	}
+	if k := b.kinetic(b.V); k != e.Kinetic {
+		e.External += k - e.Kinetic
+		e.Kinetic = k
 	}
 }
 
@@ -319,3 +334,17 @@ func (s *System) Finish() {
 
 // Energy returns body i's account (zero for a driven body).
 func (s *System) Energy(i int) Energy { return s.energy[i] }
+
+// ownRules copies the rules, each with its own dynamic coefficient: a
+// caller's change to the rules it gave, or to the coefficient it pointed
+// at, reaches no contact.
+func ownRules(rules []Rule) []Rule {
+	own := append([]Rule(nil), rules...)
+	for k := range own {
+		if d := own[k].MuDynamic; d != nil {
+			v := *d
+			own[k].MuDynamic = &v
+		}
+	}
+	return own
+}

@@ -63,9 +63,11 @@ func Granular(req GranularRequest) (*granular.Series, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := sr.Add(e.Time, rp, cp); err != nil {
+		s, err := results.SampleOf(e.Time, rp, cp)
+		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", e.File, err)
 		}
+		sr.Add(s)
 	}
 	warnings, err := writeGranular(req, sr)
 	return sr, warnings, err

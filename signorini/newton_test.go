@@ -231,3 +231,33 @@ func TestOverflowNotConverged(t *testing.T) {
 		assert.False(t, res.Residual <= 1e-8, "method %v: residual %g", m, res.Residual)
 	}
 }
+
+// TestAutoCountsNewtonOnce: a pillar step (116, exported by the run) on
+// which NLGS stalls, Newton from NLGS's iterate stagnates after 40
+// iterations and Newton from zero converges in 19: Auto reports 59 (the
+// first run's 40 were counted twice: 99), and the retry has the whole
+// budget of iterations (with 45 it had 5 left, and never converged).
+func TestAutoCountsNewtonOnce(t *testing.T) {
+	p, _, err := ReadProblem(filepath.Join("testdata", "pillar-step116.json"))
+	require.NoError(t, err)
+	opt := Options{Tol: 1e-5, Measure: VelocityChange}
+	stall := opt
+	stall.stall = true
+	res, err := NLGS(p, stall)
+	require.ErrorIs(t, err, errStalled)
+	tol := opt.Tol / 100 // Newton's residual for the velocity measure (Solve)
+	first, err := newtonFrom(p, res, tol, 100, true)
+	require.ErrorIs(t, err, ErrNotConverged, "Newton from NLGS's iterate stagnates")
+	second, err := newtonFrom(p, opt.result(p.W.Contacts()), tol, 100, true)
+	require.NoError(t, err, "Newton from zero converges")
+	want := first.NewtonIterations + second.NewtonIterations
+	assert.Equal(t, 59, want)
+	for _, budget := range []int{0, 45} {
+		o := opt
+		o.NewtonIterations = budget
+		auto, err := Solve(p, o)
+		require.NoError(t, err, "budget %d", budget)
+		assert.Equal(t, want, auto.NewtonIterations, "budget %d", budget)
+		assert.LessOrEqual(t, independentResidual(p, auto.R), tol)
+	}
+}

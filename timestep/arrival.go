@@ -223,7 +223,9 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 	}
 	take, reached := s.joined(k, seeds)
 	w := &s.work
-	w.impactUnits, w.impactE, w.impactShift = w.impactUnits[:0], w.impactE[:0], w.impactShift[:0]
+	w.impactUnits = w.impactUnits[:0]
+	law := &w.impactLaw
+	law.e, law.shift, law.mu = law.e[:0], law.shift[:0], law.mu[:0]
 	seed := make(map[int]bool, len(seeds))
 	for _, a := range seeds {
 		seed[a] = true
@@ -236,14 +238,15 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 			shift = 0
 		}
 		w.impactUnits = append(w.impactUnits, *u)
-		w.impactE = append(w.impactE, ul.shockRestitution())
-		w.impactShift = append(w.impactShift, shift)
+		law.e = append(law.e, ul.shockRestitution())
+		law.shift = append(law.shift, shift)
+		law.mu = append(law.mu, s.mu(a, u))
 	}
 	d, err := s.impactDelassus(w.impactUnits)
 	if err != nil {
 		return err
 	}
-	if err := s.impactOn(w.impactUnits, w.impactE, w.impactShift, d, &k.stats); err != nil {
+	if err := s.impactOn(w.impactUnits, *law, d, &k.stats); err != nil {
 		return fmt.Errorf("step %d (t = %g): the impact at the start of the step: %w", k.stats.Step, k.t, err)
 	}
 	restart := make(map[int]bool)

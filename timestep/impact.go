@@ -81,12 +81,12 @@ func (s *Stepper) impact(i int, r []float64) error {
 func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *StepStats) error {
 	v := s.velocities()
 	n := len(units)
-	e, shift := make([]float64, n), make([]float64, n)
+	e, shift, mu := make([]float64, n), make([]float64, n), make([]float64, n)
 	approaching := false
 	for a := range units {
 		u := &units[a]
 		ul := s.lawOf(a, u)
-		e[a] = ul.shockRestitution()
+		e[a], mu[a] = ul.shockRestitution(), s.mu(a, u)
 		// Round-off gaps (within the slop) are gaps of zero: disks laid
 		// touching at 0.1 + 0.2 are 2.8e-17 apart. A unit whose impact
 		// inside the step is resolved when it comes (arrival.go) takes
@@ -118,29 +118,38 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 	if err != nil {
 		return err
 	}
-	if err := s.impactOn(units, e, shift, d, stats); err != nil {
+	if err := s.impactOn(units, impactTerms{e: e, shift: shift, mu: mu}, d, stats); err != nil {
 		return fmt.Errorf("the impact at t = %g of the bodies that start touching: %w", t, err)
 	}
 	return nil
 }
 
+// impactTerms are the laws of an impact's units, one entry a unit: their
+// restitutions, shifts and friction coefficients, each read by the
+// caller from the unit's place among the step's units (an impact's units
+// are a subset of them, whose own places name other sources).
+type impactTerms struct {
+	e, shift, mu []float64
+}
+
 // impactOn resolves an impact on units, between steps or before a step's
 // free velocities are used: M (v+ - v-) = H P, the units' laws on the
 // velocities after it (U+_N + e U-_N + s >= 0 complementary to P_N >= 0,
-// Coulomb on U+_T + e U-_T, e their restitutions, s their shifts, +Inf for
-// a unit that takes no part), W from the bodies' mass compliances (d). It
-// applies the impulses and adds their works, P . (U- + U+)/2, to stats; a
-// solve that misses its tolerance is counted in stats as the step's is.
-func (s *Simulation) impactOn(units []contact.Unit, e, shift []float64, d *Delassus, stats *StepStats) error {
+// Coulomb of coefficient mu on U+_T + e U-_T, e their restitutions, s
+// their shifts, +Inf for a unit that takes no part), W from the bodies'
+// mass compliances (d). It applies the impulses and adds their works, P .
+// (U- + U+)/2, to stats; a solve that misses its tolerance is counted in
+// stats as the step's is.
+func (s *Simulation) impactOn(units []contact.Unit, law impactTerms, d *Delassus, stats *StepStats) error {
 	v := s.velocities()
 	n := len(units)
-	q, mu := make([]float64, 2*n), make([]float64, n)
+	q := make([]float64, 2*n)
 	u0 := make([][2]float64, n)
 	for a := range units {
 		u0[a] = units[a].Velocity(v)
-		q[2*a], q[2*a+1], mu[a] = (1+e[a])*u0[a][0], (1+e[a])*u0[a][1], s.mu(a, &units[a])
+		q[2*a], q[2*a+1] = (1+law.e[a])*u0[a][0], (1+law.e[a])*u0[a][1]
 	}
-	p := &signorini.Problem{Q: q, Mu: mu, Shift: shift}
+	p := &signorini.Problem{Q: q, Mu: law.mu, Shift: law.shift}
 	var err error
 	if p.W, err = d.Build(units); err != nil {
 		return err

@@ -70,6 +70,7 @@ func (s *Stepper) setState(st stepperState) error {
 				}
 			}
 		}
+		b.remember() // the accounts are those of the state read
 	}
 	s.time, s.since, s.sinceN, s.steps = st.Time, st.Since, st.SinceN, st.Steps
 	return nil

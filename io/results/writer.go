@@ -289,9 +289,11 @@ func (o *Writer) writeGranular(t float64, rigid, contacts *vtk.Grid) error {
 	if o.granular == nil || rigid == nil {
 		return nil
 	}
-	if err := o.granular.Add(t, rigid.Piece(), contacts.Piece()); err != nil {
+	s, err := SampleOf(t, rigid.Piece(), contacts.Piece())
+	if err != nil {
 		return err
 	}
+	o.granular.Add(s)
 	return o.writeSeries("chains", &o.chains, t, ChainGrid(o.sim))
 }
 

@@ -1,0 +1,256 @@
+package timestep
+
+import (
+	"math"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// A unit's law: the one-step problem's free velocities and shifts
+// (problem), the Signorini or shock law with its restitution, slop and
+// push-out (unitLaw, read once a unit from its source), the friction
+// coefficient the unit takes (mu), and the forecast of an impact inside
+// the step (arriving).
+
+// problem builds the one-step contact problem: free local velocities, the
+// law's shift per unit, and W from the bodies' compliances.
+//
+// With pred nil the units are at the start of the step; otherwise they were
+// detected at the end configuration predicted by the velocities pred, and
+// their gap is carried back to the start along the linearisation: g_start =
+// g_pred - h (theta U_pred + (1-theta) U_start), in their frames.
+func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, t, h, th float64) (p *signorini.Problem, u0, rigid1 [][2]float64, active, push []bool, err error) {
+	n := len(units)
+	w := &s.work
+	w.q, w.mu, w.shift = reuse.Zeroed(w.q, 2*n), reuse.Zeroed(w.mu, n), reuse.Zeroed(w.shift, n)
+	w.u0, w.rigid1, w.active, w.push = reuse.Zeroed(w.u0, n), reuse.Zeroed(w.rigid1, n), reuse.Zeroed(w.active, n), reuse.Zeroed(w.push, n)
+	w.arrive, w.soon, w.corr, w.acc, w.accBody = reuse.Zeroed(w.arrive, n), reuse.Zeroed(w.soon, n), reuse.Zeroed(w.corr, n), reuse.Zeroed(w.acc, n), reuse.Zeroed(w.accBody, n)
+	w.uf = reuse.Zeroed(w.uf, n)
+	w.prob = signorini.Problem{Q: w.q, Mu: w.mu, Shift: w.shift}
+	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
+	for a := range units {
+		u := &units[a]
+		ul := s.lawOf(a, u)
+		rigid1[a] = u.Rigid
+		if ul.motion != nil {
+			rigid1[a] = u.RigidAt(ul.motion.Velocity(t + h))
+		}
+		uf := u.Velocity(vfree)
+		uf[0] += rigid1[a][0] - u.Rigid[0]
+		uf[1] += rigid1[a][1] - u.Rigid[1]
+		u0[a] = u.Velocity(v0)
+		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], s.mu(a, u)
+		w.uf[a] = uf[0]
+		g := u.Gap
+		if pred != nil {
+			up := u.Velocity(pred)
+			g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
+		}
+		if s.arriving(a, u, ul, g, uf, pred != nil, h, th) {
+			continue
+		}
+		switch ul.law {
+		case contact.Positional:
+			active[a] = true
+			g = slack(g, ul.slop)
+			p.Shift[a] = positionalShift(closable(g, ul.slop, w.soon[a]), u0[a][0], h, th, ul.reach, w.soon[a])
+			push[a] = g < 0
+		case contact.Shock:
+			active[a] = ul.restitution == 0 || slack(g, ul.slop)+h*uf[0] <= 0
+			p.Shift[a] = shockShift(u0[a][0], th, ul.restitution)
+			if ul.restitution == 0 {
+				p.Shift[a] += allowance(closable(slack(g, ul.slop), ul.slop, w.soon[a]), u0[a][0], h, th, w.soon[a])
+			}
+			if !active[a] {
+				p.Shift[a] = math.Inf(1) // always open
+			}
+			// The law on U_end + e U_start, a positive multiple of the
+			// mean velocity of [JM91] section 6 for the dissipation index
+			// delta = (1 - e)/(1 + e).
+			p.Q[2*a] += ul.restitution * u0[a][0]
+			p.Q[2*a+1] += ul.restitution * u0[a][1]
+		}
+	}
+	p.W, err = s.delassus.Build(units)
+	return p, u0, rigid1, active, push, err
+}
+
+// arriving sets unit a's law to an impact inside the step when it is
+// one (arrival.go), and reports whether it is.
+func (s *Simulation) arriving(a int, u *contact.Unit, ul unitLaw, g float64, uf [2]float64, pred bool, h, th float64) bool {
+	w := &s.work
+	if !ul.exact || pred || th != 0.5 || w.noArrival {
+		return false
+	}
+	u0 := w.u0[a]
+	acc := [2]float64{(uf[0] - u0[0]) / h, (uf[1] - u0[1]) / h}
+	amax := largestAcceleration(u, w.step.v0, w.step.vfree, u.Rigid, w.rigid1[a], h)
+	tau, ok := arrival(slack(g, ul.slop), u0[0], acc[0], amax, h)
+	if !ok {
+		// One that arrives in the next step may close its whole gap but
+		// not pass it (problem's laws).
+		next, soon := arrival(slack(g, ul.slop), u0[0], acc[0], amax, 2*h)
+		w.soon[a] = soon && next > h
+		return false
+	}
+	w.active[a], w.arrive[a], w.acc[a] = true, true, acc
+	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.shockRestitution(), tau, h, th)
+	vb0, vb1 := u.Velocity(w.step.v0), u.Velocity(w.step.vfree)
+	w.accBody[a] = [2]float64{(vb1[0] - vb0[0]) / h, (vb1[1] - vb0[1]) / h}
+	return true
+}
+
+// unitLaw is what the contact problem needs of a unit's law: the law, the
+// motion of its antagonist when that is prescribed (an obstacle's or a
+// driven rigid body's; nil otherwise), the most penetration the positional
+// law pushes out in a step and the gaps it takes for touching (its reach
+// and slop, sized), and the shock law's restitution.
+type unitLaw struct {
+	law         contact.Law
+	motion      contact.Motion
+	reach, slop float64
+	restitution float64
+	// exact tells a unit whose bodies can take an impact inside the step
+	// (arrival.go): rigid bodies, free point masses and obstacles.
+	exact bool
+}
+
+// shockRestitution is the restitution e of the law on U+ + e U-: the
+// shock law's, 0 under the positional law.
+func (ul unitLaw) shockRestitution() float64 {
+	if ul.law == contact.Shock {
+		return ul.restitution
+	}
+	return 0
+}
+
+// sized sets the positional law's reach and the slop (both laws') for a
+// unit of the given length.
+func (ul unitLaw) sized(length float64) unitLaw {
+	ul.reach, ul.slop = pushReach*length, slop*length
+	return ul
+}
+
+// lawOf is unit a's law, as its source says.
+func (s *Simulation) lawOf(a int, u *contact.Unit) unitLaw { return s.sourceOf(a).law(u) }
+
+// positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
+// for a unit of gap g and normal velocity u0 at the start of the step.
+//
+// A unit that arrives in the next step (arrival.go: soon) may close its
+// whole gap (U_N,end >= -(g/h + (1 - theta) U_N,start)/theta: at most onto
+// the surface), so that the step before an impact leaves the impact to
+// the next step, all of it.
+func positionalShift(g, u0, h, th, reach float64, soon bool) float64 {
+	if g < 0 {
+		return max(g, -reach)/h + (1-th)*u0
+	}
+	if gm := g/h + (1-th)*u0; soon && gm > 0 {
+		return gm / th
+	}
+	return max(g/h+(1-th)*u0, (1-th)*u0/th)
+}
+
+// shockShift is the shift s of the Shock law, U_N,end + e U_N,start + s >=
+// 0, for a unit of normal velocity u0 at the start of the step and
+// restitution e. It is 0 but where the unit separates at the start (u0 >
+// 0: a pivot whose lever arm turned in the last step, a centripetal
+// velocity) and e is below (1-theta)/theta: there the law held at equality
+// would leave U_N,theta = (1 - theta - theta e) u0 > 0 with P_N > 0,
+// positive work. The shift makes U_N,theta = 0 instead, the positional
+// law's second bound (design.md section 6).
+func shockShift(u0, th, e float64) float64 {
+	return max(0, ((1-th)/th-e)*u0)
+}
+
+// allowance is the approach the inelastic shock law lets a unit of gap g
+// (less the slop) and normal velocity u0 at the start of the step make by
+// its end, U_N,end >= -allowance: its gap at the mid configuration over h,
+// when positive. Every unit the detection finds takes part (LMGC90's
+// IQS_CLB, which allows the gap at the start). A body arriving at a gap
+// larger than half its step's travel then lands on the surface in two
+// steps, where the law on units that take part when their gap closes under
+// the free velocity stopped it short, held by an impulse across the gap (a
+// point mass 26 um above a floor), and bodies that fall together stay
+// under the law: under that forecast a deposit, whose neighbours have no
+// relative free velocity, fell onto the floor layer by layer (LMGC90's
+// 1 000-disk deposit: 60 sweeps a step against 4.9 over 1 000 steps), and
+// the pillar's joint opened unlike LMGC90's (TestPillarJointAgainstLMGC90).
+// Its work is not positive: with P_N > 0, U_N,theta is at most -theta times
+// the allowance.
+//
+// A unit that arrives in the next step, whose impact is then resolved
+// when it comes (arrival.go: soon), is allowed its whole gap, U_N,end >=
+// -g_m/(h theta): it ends the step at most on the surface, and the impact
+// comes in the next step, all of it (the allowance of g_m/h stopped a
+// rocking block's corner in two steps, the first while it was still a gap
+// away). Every other unit keeps LMGC90's allowance: given the whole gap
+// too, the pillar's joint at 0.5 s moved from 128 mm (at h = 1, 0.5 and
+// 0.25 ms) to 73 mm at h = 1 ms. Its work is not positive either: with
+// P_N > 0, U_N,theta = -g/h.
+func allowance(g, u0, h, th float64, soon bool) float64 {
+	if soon {
+		return max(g+h*(1-th)*u0, 0) / (h * th)
+	}
+	return max(g+h*(1-th)*u0, 0) / h
+}
+
+// pushReach is the most of a penetration, relative to the unit's length,
+// that the law pushes out in one step: small penetrations left by the
+// linearised geometry go at once, a deep one (bodies that start
+// interpenetrated) goes over several steps instead of at a speed that
+// would throw the bodies apart.
+const pushReach = 1e-3
+
+// slop is the gap, relative to a unit's length, within which the
+// positional law, and the inelastic shock law's allowance, take a rigid
+// body's or a point mass's unit for touching, neither pushing out a
+// penetration nor letting a gap close (the shock law, 363 sweeps a step on
+// TestPileAtRest's pile without it). A pile at rest has its contacts at
+// gaps of round-off (a deposit read from 8-digit files overlaps by up to
+// 1e-8 m; a step's update leaves 1e-10): without it each is pushed out and
+// let close again by g/h every step, a new contact problem each step (585
+// disks at rest: 24 sweeps a step instead of 2.5, TestPileAtRest). A
+// penetration is held within the slop, not pushed out. Finite-element
+// units have none (pairSource.law).
+const slop = 1e-5
+
+// closable is the gap a unit of slack gap g lets close in the step: g,
+// and for a unit that arrives in the next step (soon) half its slop more,
+// so that it starts that step touching and its impact is resolved at the
+// start (impactNow). Closed to the slop's edge, round-off decided whether
+// it touched or arrived a hair inside the step, where shiftsPush could put
+// the impact at the theta-method's time and let the unit in by h (1 -
+// theta) |U_N| (0.62 mm in the pillar).
+func closable(g, slop float64, soon bool) float64 {
+	if soon && g >= 0 {
+		return g + slop/2
+	}
+	return g
+}
+
+// slack is the gap g the positional law and the shock law's allowance act
+// on: g less the slop towards zero, and zero within it. Both ways: a law that let round-off gaps close
+// while it held round-off overlaps took 2 206 sweeps a step on
+// TestPileAtRest's pile at rest.
+func slack(g, slop float64) float64 {
+	switch {
+	case g > slop:
+		return g - slop
+	case g < -slop:
+		return g + slop
+	}
+	return 0
+}
+
+// mu is unit a's friction coefficient in this step's problem: the dynamic
+// one where the unit has one and slid in the last solve, the static one
+// (Mu) where it stuck, was open or is new.
+func (s *Simulation) mu(a int, u *contact.Unit) float64 {
+	if u.MuDynamic != u.Mu && s.warm[s.sourceOf(a).id(u.Key)].slid {
+		return u.MuDynamic
+	}
+	return u.Mu
+}

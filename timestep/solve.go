@@ -1,0 +1,142 @@
+package timestep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// The step's contact solve: warm-started from the last step's impulses,
+// certified (certify) and recorded into the contacts the Simulation
+// reports.
+
+// solve runs NLGS warm-started from the previous step's impulses of the
+// same candidate nodes.
+func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
+	if s.opt.OnProblem != nil {
+		if err := s.opt.OnProblem(stats.Step, p); err != nil {
+			return nil, err
+		}
+	}
+	opt := s.opt.Solver
+	opt.Start = signorini.Warm
+	s.work.warm = reuse.Zeroed(s.work.warm, 2*len(units))
+	opt.Warm = s.work.warm
+	opt.Reuse = &s.work.res
+	for a, u := range units {
+		w := s.warm[s.sourceOf(a).id(u.Key)]
+		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0], w.p[1]
+	}
+	res, err := signorini.Solve(p, opt)
+	if errors.Is(err, signorini.ErrNotConverged) {
+		s.Unconverged++
+		if s.opt.Strict {
+			return nil, fmt.Errorf("step %d (t = %g): %w (the run stops here: strict)", stats.Step, stats.Time, err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
+	}
+	stats.Sweeps, stats.ContactNewton = res.Sweeps, res.NewtonIterations
+	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
+	certify(p, res, stats)
+	clear(s.warm)
+	for a, u := range units {
+		slid := res.Status[a] == signorini.SlideForward || res.Status[a] == signorini.SlideBackward
+		s.warm[s.sourceOf(a).id(u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid}
+	}
+	return res, nil
+}
+
+// warmStart is what a unit's solve leaves to the next: its impulses (the
+// warm start) and whether it slid (its friction coefficient, mu).
+type warmStart struct {
+	p    [2]float64
+	slid bool
+}
+
+// certify measures how well the solve applied holds the laws: the
+// complementarity gap of its impulses and velocities, and the cone
+// violation of its impulses (StepStats).
+func certify(p *signorini.Problem, res *signorini.Result, stats *StepStats) {
+	var gap, scale, violation, largest float64
+	for a, mu := range p.Mu {
+		pn, pt := res.R[2*a], res.R[2*a+1]
+		if pn == 0 && pt == 0 {
+			continue // open, or never closing (an infinite shift)
+		}
+		un, ut := res.U[2*a]+p.Shift[a], res.U[2*a+1]
+		gap += math.Abs(pn*un) + math.Abs(pt*ut+mu*pn*math.Abs(ut))
+		scale += math.Hypot(pn, pt) * (math.Hypot(un, ut) + math.Hypot(p.Q[2*a], p.Q[2*a+1]))
+		violation = max(violation, -pn, math.Abs(pt)-mu*pn)
+		largest = max(largest, math.Hypot(pn, pt))
+	}
+	stats.Complementarity, stats.ComplementarityRel, stats.ConeViolation = gap, 0, 0
+	if scale > 0 {
+		stats.ComplementarityRel = gap / scale
+	}
+	if largest > 0 {
+		stats.ConeViolation = violation / largest
+	}
+}
+
+// record books the works of contact and keeps the units' states for output.
+func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
+	s.work.v1 = s.velocitiesTo(s.work.v1)
+	v1 := s.work.v1
+	s.contacts = s.contacts[:0]
+	for a := range units {
+		u := &units[a]
+		src := s.sourceOf(a)
+		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
+			Body: src.body(u.Key), Reverse: src.reverse(u.Key), thickness: src.thickness(u.Key)}
+		if res != nil && active[a] {
+			P := [2]float64{res.R[2*a], res.R[2*a+1]}
+			U1 := u.Velocity(v1)
+			U1[0] += rigid1[a][0] - u.Rigid[0]
+			U1[1] += rigid1[a][1] - u.Rigid[1]
+			var rt [2]float64
+			for c := 0; c < 2; c++ {
+				ut := th*U1[c] + (1-th)*u0[a][c]
+				rt[c] = th*rigid1[a][c] + (1-th)*u.Rigid[c]
+				if s.work.arrive[a] { // the impact's own work (arrival.go)
+					cf := s.work.corr[a]
+					ut -= cf * s.work.acc[a][c]
+					rt[c] -= cf * (s.work.acc[a][c] - s.work.accBody[a][c])
+				}
+				switch {
+				case c == 0 && push[a]:
+					stats.PushOutWork += P[0] * ut
+				case c == 0:
+					stats.NormalWork += P[0] * ut
+				default:
+					stats.FrictionWork += P[1] * ut
+				}
+			}
+			stats.ObstacleWork -= P[0]*rt[0] + P[1]*rt[1]
+			cs.Impulse, cs.Status = P, res.Status[a]
+			cs.Velocity, cs.Mu = [2]float64{res.U[2*a], res.U[2*a+1]}, s.work.prob.Mu[a]
+			if sh := s.work.prob.Shift[a]; !math.IsInf(sh, 0) {
+				cs.Velocity[0] += sh
+			}
+		}
+		switch cs.Status {
+		case signorini.Open:
+			stats.Open++
+		case signorini.Stick:
+			stats.Stick++
+		default:
+			stats.Slide++
+		}
+		s.contacts = append(s.contacts, cs)
+	}
+	s.paired = s.work.step.from[1]
+	s.pointed = [2]int{s.work.step.from[2], s.work.step.from[3]}
+	s.NormalWork += stats.NormalWork
+	s.PushOutWork += stats.PushOutWork
+	s.FrictionWork += stats.FrictionWork
+	s.ObstacleWork += stats.ObstacleWork
+}
