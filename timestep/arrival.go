@@ -6,6 +6,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -22,7 +23,7 @@ import (
 // cone's edge (a rod's corner impact that sticks ended sliding back at
 // 5e-2 of its speed; Housner's ratio 1 to 2e-3 off at h = 1e-4).
 //
-// So a unit of a rigid body or a free point mass (unitLaw.exact) whose
+// So a unit of a rigid body or a free point mass (kind.Law.exact) whose
 // slack gap g > 0 closes inside the step along its free motion, g + U_0
 // t + a t^2/2 = 0 at t = tau in (0, h] (a its free acceleration), is
 // resolved as Moreau's impact at tau: its law is on the velocities just
@@ -122,10 +123,10 @@ func (s *Simulation) shiftsPush(k *step) bool {
 			continue
 		}
 		ul := s.lawOf(b, &k.units[b])
-		g := slack(k.units[b].Gap, ul.slop)
+		g := slack(k.units[b].Gap, ul.Slop)
 		u1 := w.uf[b] + k.res.U[2*b] - k.prob.Q[2*b] // the end velocity the solve gives
 		end := g + k.h*(k.th*u1+(1-k.th)*w.u0[b][0]) + w.dsh[2*b]
-		if end < min(g, 0)-ul.slop {
+		if end < min(g, 0)-ul.Slop {
 			return true
 		}
 	}
@@ -158,7 +159,7 @@ func largestAcceleration(u *contact.Unit, v0, vfree [][]float64, rigid0, rigid1 
 
 // impactNow resolves the impacts at the start of a step (after the
 // first, which impactFirst serves): units of rigid bodies and free point
-// masses (unitLaw.exact) that touch while approaching as an arrival does,
+// masses (kind.Law.exact) that touch while approaching as an arrival does,
 // an impact at tau = 0 (taking those within twice their slop too, which
 // would stop that short, put the rocking block's first impact off
 // Housner's ratio by 9 %: its pivot lifts as it lands). Resolved inside the
@@ -176,12 +177,12 @@ func (s *Simulation) impactNow(k *step) error {
 	for a := range k.units {
 		u := &k.units[a]
 		ul := s.lawOf(a, u)
-		if !ul.exact || slack(u.Gap, ul.slop) > 0 {
+		if !ul.Exact || slack(u.Gap, ul.Slop) > 0 {
 			continue
 		}
 		rigid1 := u.Rigid
-		if ul.motion != nil {
-			rigid1 = u.RigidAt(ul.motion.Velocity(k.t + k.h))
+		if ul.Motion != nil {
+			rigid1 = u.RigidAt(ul.Motion.Velocity(k.t + k.h))
 		}
 		u0, uf := u.Velocity(k.v0), u.Velocity(k.vfree)
 		acc := (uf[0] + rigid1[0] - u.Rigid[0] - u0[0]) / k.h
@@ -199,7 +200,7 @@ func (s *Simulation) touchingExact(k *step) []int {
 	var touching []int
 	for a := range k.units {
 		u := &k.units[a]
-		if ul := s.lawOf(a, u); ul.exact && slack(u.Gap, ul.slop) <= 0 {
+		if ul := s.lawOf(a, u); ul.Exact && slack(u.Gap, ul.Slop) <= 0 {
 			touching = append(touching, a)
 		}
 	}
@@ -233,12 +234,12 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 	for _, a := range take {
 		u := &k.units[a]
 		ul := s.lawOf(a, u)
-		shift := max(slack(u.Gap, ul.slop), 0) / (k.h * (1 - k.th))
+		shift := max(slack(u.Gap, ul.Slop), 0) / (k.h * (1 - k.th))
 		if seed[a] {
 			shift = 0
 		}
 		w.impactUnits = append(w.impactUnits, *u)
-		law.e = append(law.e, ul.shockRestitution())
+		law.e = append(law.e, ul.ShockRestitution())
 		law.shift = append(law.shift, shift)
 		law.mu = append(law.mu, s.mu(a, u))
 	}
@@ -257,11 +258,11 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 		if !restart[fi] {
 			continue
 		}
-		if err := f.begin(k.t, k.h, k.th); err != nil {
+		if err := f.Begin(kind.Clock{T: k.t, H: k.h, Theta: k.th}); err != nil {
 			return err
 		}
-		for j := range f.len() {
-			k.v0[s.base[fi]+j], k.vfree[s.base[fi]+j] = f.start(j)
+		for j := range f.Len() {
+			k.v0[s.base[fi]+j], k.vfree[s.base[fi]+j] = f.Start(j)
 		}
 	}
 	return nil
@@ -304,7 +305,7 @@ func (s *Simulation) joined(k *step, seeds []int) (take []int, bodies map[int]bo
 	bodies = make(map[int]bool)
 	for a := range k.units {
 		u := &k.units[a]
-		if !s.lawOf(a, u).exact {
+		if !s.lawOf(a, u).Exact {
 			continue
 		}
 		in := false

@@ -8,25 +8,30 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/kind"
 )
 
 // checkpointFormat names the stream SaveState writes; its version changes
 // whenever what it holds does, and LoadState refuses a later one. Version
 // 2 adds the units kept for the next step; a version 1 state has none, and
-// its next step detects them anew (the same to round-off).
+// its next step detects them anew (the same to round-off). Version 3 names
+// the kinds whose sections follow.
 const (
 	checkpointFormat  = "fecontact simulation state"
-	checkpointVersion = 2
+	checkpointVersion = 3
 )
 
 // checkpointHeader says what wrote the stream and the shape of the
-// simulation it belongs to: each family's body count and DOFs.
+// simulation it belongs to: its kinds of body by name (version 3), in the
+// order of their sections, and each one's bodies' DOFs.
 type checkpointHeader struct {
 	Format  string
 	Version int
 	Shape   [][]int
+	Kinds   []string
 }
 
 // simState is what the Simulation itself carries from step to step.
@@ -42,9 +47,10 @@ type simState struct {
 	Kept                                                *keptState // version 2
 }
 
-// warmEntry is one unit's impulses kept for the next step's warm start.
+// warmEntry is one unit's impulses kept for the next step's warm start;
+// Kind is its source's place in the simulation's list.
 type warmEntry struct {
-	Kind            unitKind
+	Kind            int
 	Pair, Node      int
 	Reverse, Valley bool
 	A, B            int
@@ -65,11 +71,11 @@ func (s *Simulation) SaveState(w io.Writer) error {
 		return errors.New("simulation state: saved in the middle of a step")
 	}
 	enc := gob.NewEncoder(w)
-	if err := enc.Encode(checkpointHeader{checkpointFormat, checkpointVersion, s.shape()}); err != nil {
+	if err := enc.Encode(checkpointHeader{checkpointFormat, checkpointVersion, s.shape(), s.kindNames()}); err != nil {
 		return fmt.Errorf("simulation state: %w", err)
 	}
 	for _, f := range s.families {
-		if err := f.save(enc); err != nil {
+		if err := f.Save(enc); err != nil {
 			return fmt.Errorf("simulation state: %w", err)
 		}
 	}
@@ -95,12 +101,14 @@ func (s *Simulation) LoadState(r io.Reader) error {
 		return fmt.Errorf("simulation state: %q is not a simulation state", h.Format)
 	case h.Version < 1 || h.Version > checkpointVersion:
 		return fmt.Errorf("simulation state: version %d, this program reads versions 1 to %d", h.Version, checkpointVersion)
+	case h.Kinds != nil && !slices.Equal(h.Kinds, s.kindNames()):
+		return fmt.Errorf("simulation state: its kinds of body (%s) are not this simulation's (%s)", strings.Join(h.Kinds, ", "), strings.Join(s.kindNames(), ", "))
 	case !slices.EqualFunc(h.Shape, s.shape(), slices.Equal):
 		return fmt.Errorf("simulation state: its bodies (per kind, their DOFs: %v) are not this simulation's (%v)", h.Shape, s.shape())
 	}
 	for _, f := range s.families {
-		if err := f.load(dec); err != nil {
-			return fmt.Errorf("simulation state: %w", err)
+		if err := f.Load(dec); err != nil {
+			return fmt.Errorf("simulation state: %s: %w", f.Name(), err)
 		}
 	}
 	var st simState
@@ -113,13 +121,22 @@ func (s *Simulation) LoadState(r io.Reader) error {
 	return nil
 }
 
+// kindNames are the families' names, in order: a checkpoint's sections.
+func (s *Simulation) kindNames() []string {
+	names := make([]string, len(s.families))
+	for i, f := range s.families {
+		names[i] = f.Name()
+	}
+	return names
+}
+
 // shape is each family's bodies' DOFs.
 func (s *Simulation) shape() [][]int {
 	out := make([][]int, len(s.families))
 	for fi, f := range s.families {
 		out[fi] = []int{} // gob drops a nil slice: an empty family must read back equal
-		for k := range f.len() {
-			out[fi] = append(out[fi], f.dofs(k))
+		for k := range f.Len() {
+			out[fi] = append(out[fi], f.DOFs(k))
 		}
 	}
 	return out
@@ -129,7 +146,7 @@ func (s *Simulation) state() simState {
 	st := simState{PrevTime: s.prev.Time, PrevDisp: s.prev.Disp, PrevPoses: s.prev.Poses, NormalWork: s.NormalWork, FrictionWork: s.FrictionWork, ObstacleWork: s.ObstacleWork,
 		PushOutWork: s.PushOutWork, Unconverged: s.Unconverged, InitialPenetration: s.InitialPenetration}
 	for id, w := range s.warm {
-		st.Warm = append(st.Warm, warmEntry{id.kind, id.pair, id.node, id.reverse, id.valley, id.a, id.b, w.p, w.slid})
+		st.Warm = append(st.Warm, warmEntry{id.Source, id.Pair, id.Node, id.Reverse, id.Valley, id.A, id.B, w.p, w.slid})
 	}
 	slices.SortFunc(st.Warm, func(a, b warmEntry) int { // the same stream for the same state
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Node, b.Node),
@@ -162,7 +179,7 @@ func (s *Simulation) setState(st simState) error {
 	}
 	clear(s.warm)
 	for _, w := range st.Warm {
-		s.warm[unitID{w.Kind, w.Pair, w.Node, w.Reverse, w.Valley, w.A, w.B}] = warmStart{p: w.P, slid: w.Slid}
+		s.warm[kind.ID{Source: w.Kind, Pair: w.Pair, Node: w.Node, Reverse: w.Reverse, Valley: w.Valley, A: w.A, B: w.B}] = warmStart{p: w.P, slid: w.Slid}
 	}
 	s.prev = contact.Config{Time: st.PrevTime, Disp: st.PrevDisp, Poses: st.PrevPoses}
 	s.NormalWork, s.FrictionWork, s.ObstacleWork, s.PushOutWork = st.NormalWork, st.FrictionWork, st.ObstacleWork, st.PushOutWork
@@ -183,12 +200,12 @@ func (s *Simulation) checkPrev(st simState) error {
 		return nil
 	}
 	s.placeAll() // the loaded state, in buffers of the simulation's shape
-	if len(st.PrevDisp) != len(s.at.disp) || len(st.PrevPoses) != len(s.at.poses) {
-		return fmt.Errorf("the last configuration has %d bodies' displacements and %d poses, this simulation %d and %d", len(st.PrevDisp), len(st.PrevPoses), len(s.at.disp), len(s.at.poses))
+	if len(st.PrevDisp) != len(s.at.Disp) || len(st.PrevPoses) != len(s.at.Poses) {
+		return fmt.Errorf("the last configuration has %d bodies' displacements and %d poses, this simulation %d and %d", len(st.PrevDisp), len(st.PrevPoses), len(s.at.Disp), len(s.at.Poses))
 	}
 	for i, u := range st.PrevDisp {
-		if len(u) != len(s.at.disp[i]) {
-			return fmt.Errorf("the last configuration has %d displacements of body %d, this simulation %d", len(u), i, len(s.at.disp[i]))
+		if len(u) != len(s.at.Disp[i]) {
+			return fmt.Errorf("the last configuration has %d displacements of body %d, this simulation %d", len(u), i, len(s.at.Disp[i]))
 		}
 	}
 	return nil

@@ -6,17 +6,14 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/signorini"
 	"gonum.org/v1/gonum/floats"
 )
 
-// Compliance is a body's compliance on some of its equations: an impulse r
-// on Eqs changes their velocities by C r (C symmetric, row-major,
-// len(Eqs) x len(Eqs)).
-type Compliance struct {
-	Eqs []int
-	C   []float64
-}
+// Compliance is a body's compliance on some of its equations
+// (kind.Compliance: every kind's).
+type Compliance = kind.Compliance
 
 // Delassus builds the operator W of a step's contact problem, W_ab = sum
 // over bodies of H~_a' C H~_b, from the bodies' compliances (indexed like

@@ -5,42 +5,53 @@ import (
 	"fmt"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/kind"
 )
 
 // feFamily drives the Stepper's finite-element bodies, linear and
-// hyperelastic, through the contact step (family).
+// hyperelastic, through the contact step (kind.Kind); its source is the
+// Detector's pairs: sides against sides, obstacles and the outlines of
+// rigid bodies.
 type feFamily struct {
 	st     *Stepper
-	loaded []int // predict's columns of a compliance with an impulse
+	det    *contact.Detector
+	loaded []int // Predict's columns of a compliance with an impulse
 }
 
-func (f *feFamily) len() int                                 { return f.st.NumBodies() }
-func (f *feFamily) dofs(k int) int                           { return f.st.Body(k).Space.N() }
-func (f *feFamily) compliance(k int) Compliance              { return f.st.Compliance(k) }
-func (f *feFamily) massCompliance(k int) (Compliance, error) { return f.st.massCompliance(k) }
-func (f *feFamily) begin(t, h, th float64) error             { return f.st.Begin() }
-func (f *feFamily) start(k int) (v0, vfree []float64)        { return f.st.Body(k).V, f.st.FreeVelocity(k) }
-func (f *feFamily) current(k int) []float64                  { return f.st.Body(k).V }
-func (f *feFamily) impact(k int, r []float64) error          { return f.st.impact(k, r) }
-func (f *feFamily) energy(e Energy) Energy                   { return e.Add(f.st.TotalEnergy()) }
-func (f *feFamily) motion(int) contact.Motion                { return nil }
-func (f *feFamily) name(k int) string                        { return f.st.Body(k).Name }
-func (f *feFamily) carries() bool                            { return false }
+func (f *feFamily) Name() string { return "finite-element bodies" }
+
+func (f *feFamily) Source(base int, at *kind.Placement) kind.Source {
+	return &pairSource{det: f.det, at: at}
+}
+
+func (f *feFamily) Len() int                                      { return f.st.NumBodies() }
+func (f *feFamily) DOFs(k int) int                                { return f.st.Body(k).Space.N() }
+func (f *feFamily) Compliance(k int) kind.Compliance              { return f.st.Compliance(k) }
+func (f *feFamily) MassCompliance(k int) (kind.Compliance, error) { return f.st.massCompliance(k) }
+func (f *feFamily) Begin(kind.Clock) error                        { return f.st.Begin() }
+func (f *feFamily) Start(k int) (v0, vfree []float64)             { return f.st.Body(k).V, f.st.FreeVelocity(k) }
+func (f *feFamily) Current(k int) []float64                       { return f.st.Body(k).V }
+func (f *feFamily) Impact(k int, r []float64) error               { return f.st.impact(k, r) }
+func (f *feFamily) Energy(e kind.Energy) kind.Energy              { return e.Add(f.st.TotalEnergy()) }
+func (f *feFamily) Motion(int) contact.Motion                     { return nil }
+func (f *feFamily) BodyName(k int) string                         { return f.st.Body(k).Name }
+func (f *feFamily) Carries() bool                                 { return false }
 
 // place expands the body's displacement onto its mesh's nodes (a
 // placement's first place allots them).
-func (f *feFamily) place(k, global int, cfg *placement) {
+func (f *feFamily) Place(k, global int, at *kind.Placement) {
 	b := f.st.Body(k)
-	if cfg.disp[global] == nil {
-		cfg.disp[global] = make([]float64, 2*len(b.Space.Mesh.Nodes))
+	if at.Disp[global] == nil {
+		at.Disp[global] = make([]float64, 2*len(b.Space.Mesh.Nodes))
 	}
-	b.Space.Expand(cfg.disp[global], b.Q, nil)
+	b.Space.Expand(at.Disp[global], b.Q, nil)
 }
 
 // predict is exact on the contact DOFs, through their compliance, and
 // leaves the others free: only the contact nodes' end positions are
 // written.
-func (f *feFamily) predict(k, global int, v, r []float64, t, h, th float64, cfg *placement) {
+func (f *feFamily) Predict(k, global int, v, r []float64, clock kind.Clock, at *kind.Placement) {
+	h, th := clock.H, clock.Theta
 	b := f.st.Body(k)
 	c := f.st.Compliance(k)
 	nb := len(c.Eqs)
@@ -53,7 +64,7 @@ func (f *feFamily) predict(k, global int, v, r []float64, t, h, th float64, cfg 
 		}
 	}
 	f.loaded = loaded
-	disp := cfg.disp[global]
+	disp := at.Disp[global]
 	for i, e := range c.Eqs {
 		var dv float64
 		row := c.C[i*nb : (i+1)*nb]
@@ -67,7 +78,7 @@ func (f *feFamily) predict(k, global int, v, r []float64, t, h, th float64, cfg 
 
 // advance adds the impulses and advances the bodies; a hyperelastic body
 // that takes a Newton update asks for another contact solve.
-func (f *feFamily) advance(r [][]float64, loaded bool) (bool, error) {
+func (f *feFamily) Advance(r [][]float64, loaded bool) (bool, error) {
 	if loaded {
 		for k := range r {
 			if err := f.st.AddImpulse(k, r[k]); err != nil {
@@ -78,11 +89,11 @@ func (f *feFamily) advance(r [][]float64, loaded bool) (bool, error) {
 	return f.st.Advance()
 }
 
-func (f *feFamily) finish(r, shift [][]float64, loaded bool, step int) error { return nil }
+func (f *feFamily) Finish(r, shift [][]float64, loaded bool, step int) error { return nil }
 
-func (f *feFamily) save(enc *gob.Encoder) error { return enc.Encode(f.st.state()) }
+func (f *feFamily) Save(enc *gob.Encoder) error { return enc.Encode(f.st.state()) }
 
-func (f *feFamily) load(dec *gob.Decoder) error {
+func (f *feFamily) Load(dec *gob.Decoder) error {
 	var st stepperState
 	if err := dec.Decode(&st); err != nil {
 		return fmt.Errorf("finite-element bodies: damaged: %w", err)

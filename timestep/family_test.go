@@ -36,8 +36,8 @@ func TestRigidPredictIsTheEnd(t *testing.T) {
 	require.NoError(t, err)
 	s.r[0] = []float64{2, 30, -1.5} // N s and N m s on the box
 	vp := s.predict(vfree, h, th)
-	pose := s.at.poses
-	require.NoError(t, s.families[1].finish(s.impulsesOf(1), s.shift[s.base[1]:], true, 1))
+	pose := s.at.Poses
+	require.NoError(t, s.families[1].Finish(s.impulsesOf(1), s.shift[s.base[1]:], true, 1))
 	for k := range 3 {
 		assert.InDelta(t, box.V[k], vp[0][k], 1e-14, "velocity %d", k)
 		assert.InDelta(t, box.Q[k], pose[0][k], 1e-14, "pose %d", k)

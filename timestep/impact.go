@@ -8,6 +8,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -86,16 +87,16 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 	for a := range units {
 		u := &units[a]
 		ul := s.lawOf(a, u)
-		e[a], mu[a] = ul.shockRestitution(), s.mu(a, u)
+		e[a], mu[a] = ul.ShockRestitution(), s.mu(a, u)
 		// Round-off gaps (within the slop) are gaps of zero: disks laid
 		// touching at 0.1 + 0.2 are 2.8e-17 apart. A unit whose impact
 		// inside the step is resolved when it comes (arrival.go) takes
 		// part only if it touches now: one a gap away is not stopped
 		// there (a mass 0.1 m above a plane at 500 m/s stopped dead).
-		g := slack(u.Gap, ul.slop)
+		g := slack(u.Gap, ul.Slop)
 		u0 := u.Velocity(v)
 		touching := g+h*(1-th)*u0[0] <= 0
-		if ul.exact && th == 0.5 {
+		if ul.Exact && th == 0.5 {
 			touching = g <= 0
 		}
 		if !touching {
@@ -197,15 +198,15 @@ func (s *Simulation) velocities() [][]float64 { return s.velocitiesTo(nil) }
 func (s *Simulation) velocitiesTo(dst [][]float64) [][]float64 {
 	v := reuse.Zeroed(dst, len(s.r))
 	for fi, f := range s.families {
-		for k := range f.len() {
-			v[s.base[fi]+k] = f.current(k)
+		for k := range f.Len() {
+			v[s.base[fi]+k] = f.Current(k)
 		}
 	}
 	return v
 }
 
 // family returns the family of global body i and i's index in it.
-func (s *Simulation) family(i int) (family, int) {
+func (s *Simulation) family(i int) (kind.Family, int) {
 	fi := s.familyOf(i)
 	return s.families[fi], i - s.base[fi]
 }
@@ -222,7 +223,7 @@ func (s *Simulation) familyOf(i int) int {
 // bodyMassCompliance is body i's M^-1 on the DOFs contact acts on.
 func (s *Simulation) bodyMassCompliance(i int) (Compliance, error) {
 	f, k := s.family(i)
-	return f.massCompliance(k)
+	return f.MassCompliance(k)
 }
 
 // applyImpact applies the generalised impulses r of an impact between
@@ -230,9 +231,9 @@ func (s *Simulation) bodyMassCompliance(i int) (Compliance, error) {
 // bodies it reaches.
 func (s *Simulation) applyImpact(r [][]float64) error {
 	for fi, f := range s.families {
-		for k := range f.len() {
+		for k := range f.Len() {
 			if rk := r[s.base[fi]+k]; slices.ContainsFunc(rk, func(x float64) bool { return x != 0 }) {
-				if err := f.impact(k, rk); err != nil {
+				if err := f.Impact(k, rk); err != nil {
 					return err
 				}
 			}

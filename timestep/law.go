@@ -5,12 +5,13 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/signorini"
 )
 
 // A unit's law: the one-step problem's free velocities and shifts
 // (problem), the Signorini or shock law with its restitution, slop and
-// push-out (unitLaw, read once a unit from its source), the friction
+// push-out (kind.Law, read once a unit from its source), the friction
 // coefficient the unit takes (mu), and the forecast of an impact inside
 // the step (arriving).
 
@@ -34,8 +35,8 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		u := &units[a]
 		ul := s.lawOf(a, u)
 		rigid1[a] = u.Rigid
-		if ul.motion != nil {
-			rigid1[a] = u.RigidAt(ul.motion.Velocity(t + h))
+		if ul.Motion != nil {
+			rigid1[a] = u.RigidAt(ul.Motion.Velocity(t + h))
 		}
 		uf := u.Velocity(vfree)
 		uf[0] += rigid1[a][0] - u.Rigid[0]
@@ -51,17 +52,17 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		if s.arriving(a, u, ul, g, uf, pred != nil, h, th) {
 			continue
 		}
-		switch ul.law {
+		switch ul.Law {
 		case contact.Positional:
 			active[a] = true
-			g = slack(g, ul.slop)
-			p.Shift[a] = positionalShift(closable(g, ul.slop, w.soon[a]), u0[a][0], h, th, ul.reach, w.soon[a])
+			g = slack(g, ul.Slop)
+			p.Shift[a] = positionalShift(closable(g, ul.Slop, w.soon[a]), u0[a][0], h, th, ul.Reach, w.soon[a])
 			push[a] = g < 0
 		case contact.Shock:
-			active[a] = ul.restitution == 0 || slack(g, ul.slop)+h*uf[0] <= 0
-			p.Shift[a] = shockShift(u0[a][0], th, ul.restitution)
-			if ul.restitution == 0 {
-				p.Shift[a] += allowance(closable(slack(g, ul.slop), ul.slop, w.soon[a]), u0[a][0], h, th, w.soon[a])
+			active[a] = ul.Restitution == 0 || slack(g, ul.Slop)+h*uf[0] <= 0
+			p.Shift[a] = shockShift(u0[a][0], th, ul.Restitution)
+			if ul.Restitution == 0 {
+				p.Shift[a] += allowance(closable(slack(g, ul.Slop), ul.Slop, w.soon[a]), u0[a][0], h, th, w.soon[a])
 			}
 			if !active[a] {
 				p.Shift[a] = math.Inf(1) // always open
@@ -69,8 +70,8 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			// The law on U_end + e U_start, a positive multiple of the
 			// mean velocity of [JM91] section 6 for the dissipation index
 			// delta = (1 - e)/(1 + e).
-			p.Q[2*a] += ul.restitution * u0[a][0]
-			p.Q[2*a+1] += ul.restitution * u0[a][1]
+			p.Q[2*a] += ul.Restitution * u0[a][0]
+			p.Q[2*a+1] += ul.Restitution * u0[a][1]
 		}
 	}
 	p.W, err = s.delassus.Build(units)
@@ -79,62 +80,31 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 
 // arriving sets unit a's law to an impact inside the step when it is
 // one (arrival.go), and reports whether it is.
-func (s *Simulation) arriving(a int, u *contact.Unit, ul unitLaw, g float64, uf [2]float64, pred bool, h, th float64) bool {
+func (s *Simulation) arriving(a int, u *contact.Unit, ul kind.Law, g float64, uf [2]float64, pred bool, h, th float64) bool {
 	w := &s.work
-	if !ul.exact || pred || th != 0.5 || w.noArrival {
+	if !ul.Exact || pred || th != 0.5 || w.noArrival {
 		return false
 	}
 	u0 := w.u0[a]
 	acc := [2]float64{(uf[0] - u0[0]) / h, (uf[1] - u0[1]) / h}
 	amax := largestAcceleration(u, w.step.v0, w.step.vfree, u.Rigid, w.rigid1[a], h)
-	tau, ok := arrival(slack(g, ul.slop), u0[0], acc[0], amax, h)
+	tau, ok := arrival(slack(g, ul.Slop), u0[0], acc[0], amax, h)
 	if !ok {
 		// One that arrives in the next step may close its whole gap but
 		// not pass it (problem's laws).
-		next, soon := arrival(slack(g, ul.slop), u0[0], acc[0], amax, 2*h)
+		next, soon := arrival(slack(g, ul.Slop), u0[0], acc[0], amax, 2*h)
 		w.soon[a] = soon && next > h
 		return false
 	}
 	w.active[a], w.arrive[a], w.acc[a] = true, true, acc
-	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.shockRestitution(), tau, h, th)
+	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.ShockRestitution(), tau, h, th)
 	vb0, vb1 := u.Velocity(w.step.v0), u.Velocity(w.step.vfree)
 	w.accBody[a] = [2]float64{(vb1[0] - vb0[0]) / h, (vb1[1] - vb0[1]) / h}
 	return true
 }
 
-// unitLaw is what the contact problem needs of a unit's law: the law, the
-// motion of its antagonist when that is prescribed (an obstacle's or a
-// driven rigid body's; nil otherwise), the most penetration the positional
-// law pushes out in a step and the gaps it takes for touching (its reach
-// and slop, sized), and the shock law's restitution.
-type unitLaw struct {
-	law         contact.Law
-	motion      contact.Motion
-	reach, slop float64
-	restitution float64
-	// exact tells a unit whose bodies can take an impact inside the step
-	// (arrival.go): rigid bodies, free point masses and obstacles.
-	exact bool
-}
-
-// shockRestitution is the restitution e of the law on U+ + e U-: the
-// shock law's, 0 under the positional law.
-func (ul unitLaw) shockRestitution() float64 {
-	if ul.law == contact.Shock {
-		return ul.restitution
-	}
-	return 0
-}
-
-// sized sets the positional law's reach and the slop (both laws') for a
-// unit of the given length.
-func (ul unitLaw) sized(length float64) unitLaw {
-	ul.reach, ul.slop = pushReach*length, slop*length
-	return ul
-}
-
 // lawOf is unit a's law, as its source says.
-func (s *Simulation) lawOf(a int, u *contact.Unit) unitLaw { return s.sourceOf(a).law(u) }
+func (s *Simulation) lawOf(a int, u *contact.Unit) kind.Law { return s.sourceOf(a).Law(u) }
 
 // positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.
@@ -197,26 +167,6 @@ func allowance(g, u0, h, th float64, soon bool) float64 {
 	return max(g+h*(1-th)*u0, 0) / h
 }
 
-// pushReach is the most of a penetration, relative to the unit's length,
-// that the law pushes out in one step: small penetrations left by the
-// linearised geometry go at once, a deep one (bodies that start
-// interpenetrated) goes over several steps instead of at a speed that
-// would throw the bodies apart.
-const pushReach = 1e-3
-
-// slop is the gap, relative to a unit's length, within which the
-// positional law, and the inelastic shock law's allowance, take a rigid
-// body's or a point mass's unit for touching, neither pushing out a
-// penetration nor letting a gap close (the shock law, 363 sweeps a step on
-// TestPileAtRest's pile without it). A pile at rest has its contacts at
-// gaps of round-off (a deposit read from 8-digit files overlaps by up to
-// 1e-8 m; a step's update leaves 1e-10): without it each is pushed out and
-// let close again by g/h every step, a new contact problem each step (585
-// disks at rest: 24 sweeps a step instead of 2.5, TestPileAtRest). A
-// penetration is held within the slop, not pushed out. Finite-element
-// units have none (pairSource.law).
-const slop = 1e-5
-
 // closable is the gap a unit of slack gap g lets close in the step: g,
 // and for a unit that arrives in the next step (soon) half its slop more,
 // so that it starts that step touching and its impact is resolved at the
@@ -249,7 +199,7 @@ func slack(g, slop float64) float64 {
 // one where the unit has one and slid in the last solve, the static one
 // (Mu) where it stuck, was open or is new.
 func (s *Simulation) mu(a int, u *contact.Unit) float64 {
-	if u.MuDynamic != u.Mu && s.warm[s.sourceOf(a).id(u.Key)].slid {
+	if u.MuDynamic != u.Mu && s.warm[s.idOf(a, u.Key)].slid {
 		return u.MuDynamic
 	}
 	return u.Mu

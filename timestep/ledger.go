@@ -3,34 +3,15 @@ package timestep
 import (
 	"errors"
 	"slices"
+
+	"github.com/fecontact/fecontact/kind"
 )
 
 // The energy ledger of the finite-element bodies: the accounts, and a
 // state the caller set by hand between steps booked as external work.
 
-// Energy is a body's energy account. Kinetic and Elastic are current
-// values; the others accumulate from the start. Balance is constant in time
-// up to round-off (see the package documentation).
-type Energy struct {
-	Kinetic   float64 // v'Mv/2
-	Elastic   float64 // q'Kq/2
-	External  float64 // work of external forces, f_theta' dq
-	Damping   float64 // Rayleigh damping loss, h v_theta' C v_theta
-	Numerical float64 // dissipation of theta > 1/2
-	Contact   float64 // work of contact impulses, v_theta' r (negative when they dissipate)
-}
-
-// Balance is Kinetic + Elastic + Damping + Numerical - External - Contact,
-// which the scheme keeps equal to its initial value.
-func (e Energy) Balance() float64 {
-	return e.Kinetic + e.Elastic + e.Damping + e.Numerical - e.External - e.Contact
-}
-
-// Add returns the sum of two accounts.
-func (e Energy) Add(o Energy) Energy {
-	return Energy{e.Kinetic + o.Kinetic, e.Elastic + o.Elastic, e.External + o.External,
-		e.Damping + o.Damping, e.Numerical + o.Numerical, e.Contact + o.Contact}
-}
+// Energy is a body's energy account (kind.Energy: every kind's).
+type Energy = kind.Energy
 
 // remember keeps the velocity and position the accounts are booked at.
 func (st *state) remember() {

@@ -23,16 +23,16 @@ func (s *Simulation) StartContacts() error {
 		return nil
 	}
 	s.placeAll()
-	cfg := s.at.config(s.Stepper.Time())
+	cfg := s.at.Config(s.Stepper.Time())
 	s.contacts = s.contacts[:0]
 	for _, src := range s.sources {
-		units, _, err := src.detect(cfg)
+		units, _, err := src.Detect(cfg)
 		if err != nil {
 			return fmt.Errorf("the contacts at the start: %w", err)
 		}
 		for _, u := range units {
 			s.contacts = append(s.contacts, ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight, Mu: u.Mu,
-				Body: src.body(u.Key), Reverse: src.reverse(u.Key), thickness: src.thickness(u.Key)})
+				Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)})
 		}
 	}
 	return nil
@@ -152,6 +152,6 @@ func (s *Simulation) NodeDepths(dst [][]float64) [][]float64 {
 		dst[i] = reuse.Zeroed(dst[i], len(st.Body(i).Space.Mesh.Nodes))
 	}
 	s.placeAll() // placed again at the next step's start
-	s.Detector.DepthsTo(dst, s.at.config(st.Time()))
+	s.Detector.DepthsTo(dst, s.at.Config(st.Time()))
 	return dst
 }

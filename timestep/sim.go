@@ -7,6 +7,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/internal/plural"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
 )
@@ -44,6 +45,10 @@ type SimOptions struct {
 	// nil for none; its components (masses that springs join) are bodies
 	// after the rigid ones.
 	Points *discrete.System
+	// Kinds are other kinds of body an embedding program brings
+	// (kind.Kind), stepped with the others, their bodies after the point
+	// masses and their sources' units after theirs, in this order.
+	Kinds []kind.Kind
 }
 
 // StepStats describes one step.
@@ -123,18 +128,18 @@ type Simulation struct {
 	Points   *discrete.System  // nil without point masses
 	opt      SimOptions
 
-	families []family       // the kinds of body, in the order of the global body index
-	sources  []source       // where units come from: the pairs first, then the rigid bodies
+	families []kind.Family  // the kinds of body, in the order of the global body index
+	sources  []kind.Source  // where units come from: the pairs first, then the rigid bodies
 	paired   int            // the last step's units of the pairs, the first of s.contacts
 	pointed  [2]int         // the range of s.contacts of the point masses' units
 	base     []int          // each family's first global body index
-	at       placement      // the contact configuration of the step's start, or its predicted end
+	at       kind.Placement // the contact configuration of the step's start, or its predicted end
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
 	turned   map[*Body]bool // linear bodies RotationWarnings has warned of
 	r        [][]float64    // the bodies' generalised impulses of the step
 	shift    [][]float64    // their parts that move the positions (arrival.go)
 	delassus *Delassus
-	warm     map[unitID]warmStart
+	warm     map[kind.ID]warmStart
 	contacts []ContactState
 	work     stepWork
 	// Cumulative works of contact (see StepStats) and the count of steps
@@ -177,23 +182,6 @@ type stepWork struct {
 	md          *Delassus
 }
 
-// unitID is a unit's identity across steps (source.id).
-type unitID struct {
-	kind            unitKind
-	pair, node      int
-	reverse, valley bool
-	a, b            int
-}
-
-// unitKind keeps apart the identities of different sources' units.
-type unitKind uint8
-
-const (
-	pairUnits unitKind = iota
-	rigidUnits
-	pointUnits
-)
-
 // NewSimulation takes every node of the detector's sides as a contact node
 // of its body (whatever Body.ContactNodes says, which it leaves as it is),
 // then factorises the bodies (NewStepper). What it is given is the
@@ -222,14 +210,14 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	st.inSimulation = true
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[unitID]warmStart{}, turned: map[*Body]bool{}}
-	points, err := newPointFamily(opt.Points, opt.H, opt.Theta)
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[kind.ID]warmStart{}, turned: map[*Body]bool{}}
+	points, err := discrete.NewKind(opt.Points, opt.H, opt.Theta)
 	if err != nil {
 		return nil, err
 	}
-	s.families = []family{&feFamily{st: st}, rigidFamily{opt.Rigid}, points}
-	comps := s.number()
-	s.sources = []source{&pairSource{det: det, driven: s.at.driven}, rigidSource{opt.Rigid, s.base[1]}, pointSource{opt.Points, s.base[2], s.at.driven}}
+	// The one list of the kinds: the global numbering keeps this order.
+	kinds := append([]kind.Kind{&feFamily{st: st, det: det}, rigid.NewKind(opt.Rigid), points}, opt.Kinds...)
+	comps := s.attach(kinds)
 	if err := s.checkCarriers(bs); err != nil {
 		return nil, err
 	}
@@ -237,6 +225,22 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	return s, nil
+}
+
+// attach takes the kinds: their families in order, their bodies numbered
+// (s.base) and placed, and their sources, each given its kind's first
+// global body index. It returns the bodies' compliances, in order.
+func (s *Simulation) attach(kinds []kind.Kind) []Compliance {
+	for _, k := range kinds {
+		s.families = append(s.families, k)
+	}
+	comps := s.number()
+	for i, k := range kinds {
+		if src := k.Source(s.base[i], &s.at); src != nil {
+			s.sources = append(s.sources, src)
+		}
+	}
+	return comps
 }
 
 func (o SimOptions) withDefaults() SimOptions {
@@ -323,14 +327,14 @@ func (s *Simulation) number() []Compliance {
 	var comps []Compliance
 	for _, f := range s.families {
 		s.base = append(s.base, len(s.r))
-		for k := range f.len() {
-			comps = append(comps, f.compliance(k))
-			s.r = append(s.r, make([]float64, f.dofs(k)))
-			s.shift = append(s.shift, make([]float64, f.dofs(k)))
-			s.at.driven = append(s.at.driven, f.motion(k))
+		for k := range f.Len() {
+			comps = append(comps, f.Compliance(k))
+			s.r = append(s.r, make([]float64, f.DOFs(k)))
+			s.shift = append(s.shift, make([]float64, f.DOFs(k)))
+			s.at.Driven = append(s.at.Driven, f.Motion(k))
 		}
 	}
-	s.at.disp, s.at.poses = make([][]float64, len(s.r)), make([][3]float64, len(s.r))
+	s.at.Disp, s.at.Poses = make([][]float64, len(s.r)), make([][3]float64, len(s.r))
 	return comps
 }
 
@@ -344,11 +348,11 @@ func (s *Simulation) checkCarriers(bs []boundary) error {
 			continue
 		}
 		f, k := s.family(o.Body)
-		if o.Body >= len(s.r) || !f.carries() {
+		if o.Body >= len(s.r) || !f.Carries() {
 			return fmt.Errorf("simulation: %s: obstacle %q is carried by body %d, which is not a rigid body: of the simulation's %s, %s", b.what, o.Name, o.Body, plural.N(len(s.r), "body", "bodies"), s.carriers())
 		}
 		if t := b.thickness; t != 1 {
-			return fmt.Errorf("simulation: %s: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", b.what, t, f.name(k))
+			return fmt.Errorf("simulation: %s: the candidate is %g m thick: against rigid body %q it must be 1 m thick (rigid bodies' masses and impulses are per m of thickness)", b.what, t, f.BodyName(k))
 		}
 	}
 	return nil
@@ -358,7 +362,7 @@ func (s *Simulation) checkCarriers(bs []boundary) error {
 func (s *Simulation) TotalEnergy() Energy {
 	var e Energy
 	for _, f := range s.families {
-		e = f.energy(e)
+		e = f.Energy(e)
 	}
 	return e
 }
@@ -367,7 +371,7 @@ func (s *Simulation) TotalEnergy() Energy {
 func (s *Simulation) carriers() string {
 	var ranges []string
 	for fi, f := range s.families {
-		if n := f.len(); n > 0 && f.carries() {
+		if n := f.Len(); n > 0 && f.Carries() {
 			ranges = append(ranges, fmt.Sprintf("%d to %d", s.base[fi], s.base[fi]+n-1))
 		}
 	}

@@ -28,7 +28,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	opt.Warm = s.work.warm
 	opt.Reuse = &s.work.res
 	for a, u := range units {
-		w := s.warm[s.sourceOf(a).id(u.Key)]
+		w := s.warm[s.idOf(a, u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0], w.p[1]
 	}
 	res, err := signorini.Solve(p, opt)
@@ -46,7 +46,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	clear(s.warm)
 	for a, u := range units {
 		slid := res.Status[a] == signorini.SlideForward || res.Status[a] == signorini.SlideBackward
-		s.warm[s.sourceOf(a).id(u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid}
+		s.warm[s.idOf(a, u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid}
 	}
 	return res, nil
 }
@@ -92,7 +92,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		u := &units[a]
 		src := s.sourceOf(a)
 		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
-			Body: src.body(u.Key), Reverse: src.reverse(u.Key), thickness: src.thickness(u.Key)}
+			Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
 		if res != nil && active[a] {
 			P := [2]float64{res.R[2*a], res.R[2*a+1]}
 			U1 := u.Velocity(v1)

@@ -5,54 +5,20 @@ import (
 	"math"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/kind"
 )
 
-// source is where contact units come from, and what the step needs to
-// know of its units: their law, the motion of their antagonist, the
-// push-out reach and the restitution (unitLaw), their identity across
-// steps for the warm start, the body and the thickness their force is
-// for, and their units again at the end configuration a solve predicts
-// (the correction). The step keeps each source's units together, sources
-// in order (step.from), so that a unit's source is found by its place.
-//
-// Three implement it: the Detector's pairs, finite-element sides against
-// sides, obstacles and the outlines of rigid bodies (pairSource, here),
-// the rigid bodies' contacts among themselves (rigidSource,
-// source_rigid.go) and the point masses' contacts (pointSource,
-// source_points.go). The pairs come first: Simulation.PairForces reads
-// their units as the first of the step's contacts.
-type source interface {
-	// detect returns the units at the configuration cfg and the smallest
-	// gap it saw (+Inf for none).
-	detect(cfg contact.Config) (units []contact.Unit, minGap float64, err error)
-	// atEnd returns the units at the predicted end configuration cfg,
-	// their obstacle terms at the start time t, and whether one is deeper
-	// than predictTol of its length; a source whose units do not follow
-	// the prediction returns start unchanged and false.
-	atEnd(cfg contact.Config, start []contact.Unit, t float64) (units []contact.Unit, deep bool, err error)
-	law(u *contact.Unit) unitLaw
-	id(k contact.Key) unitID
-	// body is the global index of the body the unit's node belongs to:
-	// the body its force acts on.
-	body(k contact.Key) int
-	// thickness is the thickness the unit's impulse density is spread
-	// over (m): its force is per m of it.
-	thickness(k contact.Key) float64
-	// reverse tells a unit of an antagonist's node on the candidate's
-	// edges (the second pass of a pair).
-	reverse(k contact.Key) bool
-}
-
-// pairSource is the units of the Detector's pairs; driven is the motions
-// of the driven rigid bodies that carry obstacles (contact.Config.Driven).
+// pairSource is the units of the Detector's pairs (kind.Source); at holds
+// the motions of the driven rigid bodies that carry obstacles
+// (contact.Config.Driven).
 // It keeps its last two detections (find), and the units of a deep end
 // with their obstacle terms moved back to the start (atEnd).
 type pairSource struct {
-	det    *contact.Detector
-	driven []contact.Motion
-	seen   [2]detected
-	last   int // seen[last] is the latest detection
-	moved  []contact.Unit
+	det   *contact.Detector
+	at    *kind.Placement
+	seen  [2]detected
+	last  int // seen[last] is the latest detection
+	moved []contact.Unit
 }
 
 // detected is a detection kept: its units, on entries of their own, their
@@ -155,19 +121,19 @@ func (p *pairSource) restore(st *keptState, valid func(*contact.Unit) error) err
 // motion is the prescribed motion of pair k's obstacle, nil for none.
 func (p *pairSource) motion(k int) contact.Motion {
 	if o := p.det.Pairs[k].Obstacle; o != nil {
-		return o.MotionIn(contact.Config{Driven: p.driven})
+		return o.MotionIn(contact.Config{Driven: p.at.Driven})
 	}
 	return nil
 }
 
-func (p *pairSource) detect(cfg contact.Config) ([]contact.Unit, float64, error) {
+func (p *pairSource) Detect(cfg contact.Config) ([]contact.Unit, float64, error) {
 	return p.find(cfg)
 }
 
-// atEnd detects at the predicted end; the units of a deep end have their
+// AtEnd detects at the predicted end; the units of a deep end have their
 // obstacle terms moved back to the obstacles' velocities at the start, as
 // problem and record expect (on a copy: the kept units stay as found).
-func (p *pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) ([]contact.Unit, bool, error) {
+func (p *pairSource) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]contact.Unit, bool, error) {
 	units, _, err := p.find(cfg)
 	if err != nil {
 		return nil, false, err
@@ -191,26 +157,26 @@ func (p *pairSource) atEnd(cfg contact.Config, start []contact.Unit, t float64) 
 	return p.moved, true, nil
 }
 
-func (p *pairSource) law(u *contact.Unit) unitLaw {
+func (p *pairSource) Law(u *contact.Unit) kind.Law {
 	pair := p.det.Pairs[u.Key.Pair]
 	// No slop: a finite-element unit's gap is measured again about the
 	// predicted end where the step leaves it deep, and a slop there moved
 	// the colliding blocks' exit velocity by up to 0.03 m/s (T6, pairing).
-	ul := unitLaw{law: pair.Law, reach: pushReach * u.Weight * u.Weight / pair.Candidate.Thickness()}
+	l := kind.Law{Law: pair.Law, Reach: kind.PushReach * u.Weight * u.Weight / pair.Candidate.Thickness()}
 	if u.Key.Reverse {
-		ul.reach = 0 // found already inside: held, see contact.Detect
+		l.Reach = 0 // found already inside: held, see contact.Detect
 	}
-	ul.motion = p.motion(u.Key.Pair)
-	return ul
+	l.Motion = p.motion(u.Key.Pair)
+	return l
 }
 
-// id is the unit's candidate node, and which of its units in a valley: the
+// ID is the unit's candidate node, and which of its units in a valley: the
 // antagonist edge changes while it slides.
-func (p *pairSource) id(k contact.Key) unitID {
-	return unitID{kind: pairUnits, pair: k.Pair, node: k.Node, reverse: k.Reverse, valley: k.Valley}
+func (p *pairSource) ID(k contact.Key) kind.ID {
+	return kind.ID{Pair: k.Pair, Node: k.Node, Reverse: k.Reverse, Valley: k.Valley}
 }
 
-func (p *pairSource) body(k contact.Key) int {
+func (p *pairSource) Body(k contact.Key) int {
 	pair := p.det.Pairs[k.Pair]
 	switch {
 	case k.Reverse && pair.Antagonist != nil:
@@ -221,7 +187,7 @@ func (p *pairSource) body(k contact.Key) int {
 	return pair.Candidate.Body
 }
 
-func (p *pairSource) thickness(k contact.Key) float64 {
+func (p *pairSource) Thickness(k contact.Key) float64 {
 	return p.det.Pairs[k.Pair].Candidate.Thickness()
 }
-func (p *pairSource) reverse(k contact.Key) bool { return k.Reverse }
+func (p *pairSource) Reverse(k contact.Key) bool { return k.Reverse }

@@ -50,7 +50,7 @@ func TestKeptUnitsAreTheStartsUnits(t *testing.T) {
 					lift(t, sim, 1e-11)
 				}
 				sim.placeAll()
-				cfg := sim.at.config(sim.Stepper.Time())
+				cfg := sim.at.Config(sim.Stepper.Time())
 				units, _, err := sim.Detector.Detect(cfg)
 				require.NoError(t, err)
 				fresh = fresh[:0]
@@ -136,7 +136,7 @@ func TestResumeStartsOnTheKeptUnits(t *testing.T) {
 		p := run.pairs()
 		last := &p.seen[p.last]
 		run.placeAll()
-		cfg := run.at.config(run.Stepper.Time())
+		cfg := run.at.Config(run.Stepper.Time())
 		if !last.ok || p.det.Drift(&last.trace, cfg) > driftTol {
 			continue
 		}
@@ -199,9 +199,9 @@ func TestLoadStateRefusesDamagedKeptUnits(t *testing.T) {
 	stream := func(version int, change func(st *simState)) *bytes.Buffer {
 		var buf bytes.Buffer
 		enc := gob.NewEncoder(&buf)
-		require.NoError(t, enc.Encode(checkpointHeader{checkpointFormat, version, sim.shape()}))
+		require.NoError(t, enc.Encode(checkpointHeader{checkpointFormat, version, sim.shape(), nil}))
 		for _, f := range sim.families {
-			require.NoError(t, f.save(enc))
+			require.NoError(t, f.Save(enc))
 		}
 		st := sim.state()
 		st.Kept = good

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -81,7 +82,7 @@ type step struct {
 func (s *Simulation) place(k *step) error {
 	st := s.Stepper
 	s.placeAll()
-	k.cfg = s.at.config(k.t)
+	k.cfg = s.at.Config(k.t)
 	deep := s.Detector.Deepest(k.cfg, st.Steps() == 0)
 	if ov := s.Detector.Missed(deep); len(ov) > 0 {
 		return s.overlapError(ov[0], st.Steps())
@@ -104,7 +105,7 @@ func (s *Simulation) place(k *step) error {
 func (s *Simulation) detect(k *step) error {
 	k.from = append(s.work.from[:0], 0)
 	for j, src := range s.sources {
-		units, minGap, err := src.detect(k.cfg)
+		units, minGap, err := src.Detect(k.cfg)
 		if err != nil {
 			return fmt.Errorf("step %d (t = %g): %w", k.stats.Step, k.t, err)
 		}
@@ -178,10 +179,10 @@ func (s *Simulation) contact(k *step) error {
 // atEnd asks every source for its units at the predicted end
 // configuration, and whether one is too deep there.
 func (s *Simulation) atEnd(k *step) (units []contact.Unit, from []int, deep bool, err error) {
-	cfg := s.at.config(s.Stepper.endTime())
+	cfg := s.at.Config(s.Stepper.endTime())
 	from = append(s.work.endFrom[:0], 0)
 	for j, src := range s.sources {
-		u, d, err := src.atEnd(cfg, k.units[k.from[j]:k.from[j+1]], k.t)
+		u, d, err := src.AtEnd(cfg, k.units[k.from[j]:k.from[j+1]], k.t)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -199,13 +200,25 @@ func (s *Simulation) atEnd(k *step) (units []contact.Unit, from []int, deep bool
 }
 
 // sourceOf is the source of unit a of the step.
-func (s *Simulation) sourceOf(a int) source {
+func (s *Simulation) sourceOf(a int) kind.Source { return s.sources[s.sourceIndex(a)] }
+
+// sourceIndex is the place of unit a's source in s.sources.
+func (s *Simulation) sourceIndex(a int) int {
 	from := s.work.step.from
 	j := 0
 	for from[j+1] <= a {
 		j++
 	}
-	return s.sources[j]
+	return j
+}
+
+// idOf is unit a's identity across steps: its source's and the source's
+// place.
+func (s *Simulation) idOf(a int, k contact.Key) kind.ID {
+	j := s.sourceIndex(a)
+	id := s.sources[j].ID(k)
+	id.Source = j
+	return id
 }
 
 // pose builds the contact problem of the step's units.
@@ -243,7 +256,7 @@ func (s *Simulation) advance(k *step) error {
 	for {
 		done := true
 		for fi, f := range s.families {
-			d, err := f.advance(s.impulsesOf(fi), loaded)
+			d, err := f.Advance(s.impulsesOf(fi), loaded)
 			if err != nil {
 				return err
 			}
@@ -261,7 +274,7 @@ func (s *Simulation) advance(k *step) error {
 	}
 	for fi, f := range s.families {
 		b := s.base[fi]
-		if err := f.finish(s.impulsesOf(fi), s.shift[b:b+f.len()], loaded, k.stats.Step); err != nil {
+		if err := f.Finish(s.impulsesOf(fi), s.shift[b:b+f.Len()], loaded, k.stats.Step); err != nil {
 			return err
 		}
 	}
@@ -271,7 +284,7 @@ func (s *Simulation) advance(k *step) error {
 // impulsesOf is family fi's part of the generalised impulses s.r.
 func (s *Simulation) impulsesOf(fi int) [][]float64 {
 	b := s.base[fi]
-	return s.r[b : b+s.families[fi].len()]
+	return s.r[b : b+s.families[fi].Len()]
 }
 
 // begin starts the step of every body and returns their velocities at
@@ -280,12 +293,12 @@ func (s *Simulation) begin(t, h, th float64) (v0, vfree [][]float64, err error) 
 	w := &s.work
 	w.v0, w.vfree = reuse.Zeroed(w.v0, len(s.r)), reuse.Zeroed(w.vfree, len(s.r))
 	for fi, f := range s.families {
-		if err := f.begin(t, h, th); err != nil {
+		if err := f.Begin(kind.Clock{T: t, H: h, Theta: th}); err != nil {
 			return nil, nil, err
 		}
-		for k := range f.len() {
+		for k := range f.Len() {
 			i := s.base[fi] + k
-			w.v0[i], w.vfree[i] = f.start(k)
+			w.v0[i], w.vfree[i] = f.Start(k)
 		}
 	}
 	return w.v0, w.vfree, nil
@@ -324,8 +337,8 @@ func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, activ
 // placeAll writes every body's current configuration into s.at.
 func (s *Simulation) placeAll() {
 	for fi, f := range s.families {
-		for k := range f.len() {
-			f.place(k, s.base[fi]+k, &s.at)
+		for k := range f.Len() {
+			f.Place(k, s.base[fi]+k, &s.at)
 		}
 	}
 }
@@ -340,10 +353,10 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 	v := s.work.vpred
 	t := s.Stepper.Time()
 	for fi, f := range s.families {
-		for k := range f.len() {
+		for k := range f.Len() {
 			i := s.base[fi] + k
 			v[i] = append(v[i][:0], vfree[i]...)
-			f.predict(k, i, v[i], s.r[i], t, h, th, &s.at)
+			f.Predict(k, i, v[i], s.r[i], kind.Clock{T: t, H: h, Theta: th}, &s.at)
 		}
 	}
 	return v

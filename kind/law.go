@@ -1,0 +1,54 @@
+package kind
+
+import "github.com/fecontact/fecontact/contact"
+
+// Law is what the contact problem needs of a unit's law: the law, the
+// motion of its antagonist when that is prescribed (an obstacle's or a
+// driven rigid body's; nil otherwise), the most penetration the positional
+// law pushes out in a step and the gaps it takes for touching (its reach
+// and slop, Sized), and the shock law's restitution.
+type Law struct {
+	Law         contact.Law
+	Motion      contact.Motion
+	Reach, Slop float64
+	Restitution float64
+	// Exact tells a unit whose bodies can take an impact inside the step:
+	// rigid bodies, free point masses and obstacles.
+	Exact bool
+}
+
+// ShockRestitution is the restitution e of the law on U+ + e U-: the
+// shock law's, 0 under the positional law.
+func (l Law) ShockRestitution() float64 {
+	if l.Law == contact.Shock {
+		return l.Restitution
+	}
+	return 0
+}
+
+// Sized sets the positional law's reach and the slop (both laws') for a
+// unit of the given length.
+func (l Law) Sized(length float64) Law {
+	l.Reach, l.Slop = PushReach*length, Slop*length
+	return l
+}
+
+// PushReach is the most of a penetration, relative to the unit's length,
+// that the law pushes out in one step: small penetrations left by the
+// linearised geometry go at once, a deep one (bodies that start
+// interpenetrated) goes over several steps instead of at a speed that
+// would throw the bodies apart.
+const PushReach = 1e-3
+
+// Slop is the gap, relative to a unit's length, within which the
+// positional law, and the inelastic shock law's allowance, take a rigid
+// body's or a point mass's unit for touching, neither pushing out a
+// penetration nor letting a gap close (the shock law, 363 sweeps a step on
+// TestPileAtRest's pile without it). A pile at rest has its contacts at
+// gaps of round-off (a deposit read from 8-digit files overlaps by up to
+// 1e-8 m; a step's update leaves 1e-10): without it each is pushed out and
+// let close again by g/h every step, a new contact problem each step (585
+// disks at rest: 24 sweeps a step instead of 2.5, TestPileAtRest). A
+// penetration is held within the slop, not pushed out. Finite-element
+// units have none.
+const Slop = 1e-5
