@@ -36,11 +36,11 @@
 // sections 4-8, with rigid bodies (package rigid, docs/design.md section
 // 7b) and point masses on springs (package discrete, section 7d) in the
 // same contact problem when SimOptions.Rigid and SimOptions.Points are
-// set. Its step is named phases (place, detect, impactFirst, free,
-// contact, advance) that know no kind of body: each kind is a family
-// (family.go: the Stepper's bodies, a rigid.System, a discrete.System)
-// and each source of contact units a source (source.go: the Detector's
-// pairs, the rigid bodies' contacts, the point masses'). SaveState and
+// set, and any other kind of body SimOptions.Kinds brings. Its step is
+// named phases (place, detect, impactFirst, free, contact, advance) that
+// know no kind of body: each kind answers through package kind's seam
+// (family_fe.go and source.go: the Stepper's bodies and the Detector's
+// pairs; rigid.NewKind; discrete.NewKind). SaveState and
 // LoadState keep and restore everything a step carries to the next, so
 // that a run goes on bit for bit from a checkpoint (section 7e). A
 // scene's whole run with its outputs is package run's.

@@ -78,38 +78,13 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	return p, u0, rigid1, active, push, err
 }
 
-// arriving sets unit a's law to an impact inside the step when it is
-// one (arrival.go), and reports whether it is.
-func (s *Simulation) arriving(a int, u *contact.Unit, ul kind.Law, g float64, uf [2]float64, pred bool, h, th float64) bool {
-	w := &s.work
-	if !ul.Exact || pred || th != 0.5 || w.noArrival {
-		return false
-	}
-	u0 := w.u0[a]
-	acc := [2]float64{(uf[0] - u0[0]) / h, (uf[1] - u0[1]) / h}
-	amax := largestAcceleration(u, w.step.v0, w.step.vfree, u.Rigid, w.rigid1[a], h)
-	tau, ok := arrival(slack(g, ul.Slop), u0[0], acc[0], amax, h)
-	if !ok {
-		// One that arrives in the next step may close its whole gap but
-		// not pass it (problem's laws).
-		next, soon := arrival(slack(g, ul.Slop), u0[0], acc[0], amax, 2*h)
-		w.soon[a] = soon && next > h
-		return false
-	}
-	w.active[a], w.arrive[a], w.acc[a] = true, true, acc
-	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.ShockRestitution(), tau, h, th)
-	vb0, vb1 := u.Velocity(w.step.v0), u.Velocity(w.step.vfree)
-	w.accBody[a] = [2]float64{(vb1[0] - vb0[0]) / h, (vb1[1] - vb0[1]) / h}
-	return true
-}
-
 // lawOf is unit a's law, as its source says.
 func (s *Simulation) lawOf(a int, u *contact.Unit) kind.Law { return s.sourceOf(a).Law(u) }
 
 // positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.
 //
-// A unit that arrives in the next step (arrival.go: soon) may close its
+// A unit that arrives in the next step (impact.go: soon) may close its
 // whole gap (U_N,end >= -(g/h + (1 - theta) U_N,start)/theta: at most onto
 // the surface), so that the step before an impact leaves the impact to
 // the next step, all of it.
@@ -152,7 +127,7 @@ func shockShift(u0, th, e float64) float64 {
 // the allowance.
 //
 // A unit that arrives in the next step, whose impact is then resolved
-// when it comes (arrival.go: soon), is allowed its whole gap, U_N,end >=
+// when it comes (impact.go: soon), is allowed its whole gap, U_N,end >=
 // -g_m/(h theta): it ends the step at most on the surface, and the impact
 // comes in the next step, all of it (the allowance of g_m/h stopped a
 // rocking block's corner in two steps, the first while it was still a gap

@@ -137,7 +137,7 @@ type Simulation struct {
 	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
 	turned   map[*Body]bool // linear bodies RotationWarnings has warned of
 	r        [][]float64    // the bodies' generalised impulses of the step
-	shift    [][]float64    // their parts that move the positions (arrival.go)
+	shift    [][]float64    // their parts that move the positions (impact.go)
 	delassus *Delassus
 	warm     map[kind.ID]warmStart
 	contacts []ContactState
@@ -157,7 +157,7 @@ type stepWork struct {
 	q, mu, shift, warm []float64
 	u0, rigid1         [][2]float64
 	active, push       []bool
-	// The units that arrive inside the step (arrival.go): their shift
+	// The units that arrive inside the step (impact.go): their shift
 	// coefficient h (1 - theta) - tau, their free relative acceleration
 	// and that of the bodies alone (obstacles' left out); those that
 	// arrive in the next step (soon).

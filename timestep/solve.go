@@ -102,7 +102,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 			for c := 0; c < 2; c++ {
 				ut := th*U1[c] + (1-th)*u0[a][c]
 				rt[c] = th*rigid1[a][c] + (1-th)*u.Rigid[c]
-				if s.work.arrive[a] { // the impact's own work (arrival.go)
+				if s.work.arrive[a] { // the impact's own work (impact.go)
 					cf := s.work.corr[a]
 					ut -= cf * s.work.acc[a][c]
 					rt[c] -= cf * (s.work.acc[a][c] - s.work.accBody[a][c])

@@ -3,6 +3,7 @@ package timestep
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
@@ -153,7 +154,7 @@ func (s *Simulation) contact(k *step) error {
 	if err := s.solveApply(k); err != nil {
 		return err
 	}
-	if s.shiftsPush(k) { // the impacts inside the step as the theta-method's (arrival.go)
+	if s.shiftsPush(k) { // the impacts inside the step as the theta-method's (impact.go)
 		s.work.noArrival = true
 		err := s.resolve(k)
 		s.work.noArrival = false
@@ -316,7 +317,7 @@ const predictTol = 1e-4
 
 // impulses sets s.r to the bodies' generalised impulses of the units,
 // and s.shift to those of the units that arrive inside the step times
-// their shift coefficients (arrival.go).
+// their shift coefficients (impact.go).
 func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, active []bool) {
 	for i := range s.r {
 		clear(s.r[i])
@@ -360,4 +361,56 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 		}
 	}
 	return v
+}
+
+// velocities returns the bodies' current velocities, indexed like
+// contact.Entry.Body (nil for a driven rigid body).
+func (s *Simulation) velocities() [][]float64 { return s.velocitiesTo(nil) }
+
+// velocitiesTo is velocities in dst's storage.
+func (s *Simulation) velocitiesTo(dst [][]float64) [][]float64 {
+	v := reuse.Zeroed(dst, len(s.r))
+	for fi, f := range s.families {
+		for k := range f.Len() {
+			v[s.base[fi]+k] = f.Current(k)
+		}
+	}
+	return v
+}
+
+// family returns the family of global body i and i's index in it.
+func (s *Simulation) family(i int) (kind.Family, int) {
+	fi := s.familyOf(i)
+	return s.families[fi], i - s.base[fi]
+}
+
+// familyOf is the index of global body i's family.
+func (s *Simulation) familyOf(i int) int {
+	fi := len(s.base) - 1
+	for s.base[fi] > i {
+		fi--
+	}
+	return fi
+}
+
+// bodyMassCompliance is body i's M^-1 on the DOFs contact acts on.
+func (s *Simulation) bodyMassCompliance(i int) (Compliance, error) {
+	f, k := s.family(i)
+	return f.MassCompliance(k)
+}
+
+// applyImpact applies the generalised impulses r of an impact between
+// steps (or before a step's free velocities are used: impactNow), to the
+// bodies it reaches.
+func (s *Simulation) applyImpact(r [][]float64) error {
+	for fi, f := range s.families {
+		for k := range f.Len() {
+			if rk := r[s.base[fi]+k]; slices.ContainsFunc(rk, func(x float64) bool { return x != 0 }) {
+				if err := f.Impact(k, rk); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
