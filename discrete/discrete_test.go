@@ -334,3 +334,34 @@ func TestSystemIsOneSimulations(t *testing.T) {
 	_, err = timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-2, Points: sys})
 	assert.ErrorContains(t, err, "discrete: the point masses are a simulation's already (step 0.001 s): make a System for each simulation")
 }
+
+// TestRestitutionNoMidAirTurn: a mass falling on a plane under gravity
+// with a restitution, at speeds whose free flight closes the gap just
+// after a step's end (within |g| h^2 / 2 of it), flies on and lands: it
+// never turns back above the plane (at 99.990-99.994 m/s from 0.1 m it
+// ended step 1 at 6.7 cm going up at 33.3 m/s), its rebound is e times
+// its landing speed, and contact creates no energy.
+func TestRestitutionNoMidAirTurn(t *testing.T) {
+	const h, e, g0 = 1e-3, 1.0 / 3, 9.81
+	plane := &contact.Obstacle{Name: "plane", Points: [][2]float64{{-1, 0}, {1, 0}}}
+	for v := 99.985; v <= 99.9995; v += 0.001 {
+		mass := &discrete.Mass{Name: "m", M: 1, X: [2]float64{0, 0.1}, V: [2]float64{0, -v}, Gravity: [2]float64{0, -g0}}
+		sys, err := discrete.NewSystem([]*discrete.Mass{mass}, nil, []discrete.Contact{{Name: "plane", Obstacle: plane, Law: contact.Shock, Restitution: e}})
+		require.NoError(t, err)
+		var landing float64
+		x, vy := mass.X[1], mass.V[1]
+		sim := simulate(t, sys, h, 0.5, 3, func(i int, sim *timestep.Simulation) {
+			if landing == 0 && mass.V[1] > 0 {
+				// It turned back in step i: its free flight from the
+				// step's start reaches the plane in the step.
+				end := x + vy*h - g0*h*h/2
+				assert.LessOrEqual(t, end, 1e-7, "v = %.4f: turned back at step %d, its free flight %g m above the plane at the step's end", v, i, end)
+				landing = math.Sqrt(v*v + 2*g0*0.1) // the free flight's from 0.1 m
+			}
+			x, vy = mass.X[1], mass.V[1]
+		})
+		require.NotZero(t, landing, "v = %.4f: it bounced", v)
+		assert.InDelta(t, e*landing, mass.V[1]+2*g0*h, 0.05*e*landing, "v = %.4f: e times the landing speed", v)
+		assert.LessOrEqual(t, sim.TotalEnergy().Contact, 0.0, "v = %.4f: contact creates no energy", v)
+	}
+}

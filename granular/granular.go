@@ -61,12 +61,20 @@ type Measures struct {
 	Region           Region
 	Grains, Rattlers int // the free grains in the region; those with too few force-carrying contacts
 	Contacts         int // force-carrying contacts of the region's grains
-	// Z is 2 N_c / N_g: N_c the force-carrying contacts of the region's
-	// grains (a wall's counted once), N_g its grains; ZNoRattlers the
-	// same without the rattlers: a grain with fewer than 2 force-carrying
-	// contacts (3 without friction), removed until none is left.
-	Z, ZNoRattlers float64
-	SolidFraction  float64 // the region's grains' area over its area
+	// Z is the mean number of force-carrying contacts per grain of the
+	// region: each contact counted once for each of its grains in the
+	// region, whatever the other body is (a wall, a grain outside);
+	// ZNoRattlers the same without the rattlers: a grain of the region
+	// with fewer than 2 force-carrying contacts (3 without friction),
+	// removed until none is left (the grains outside and the walls stay).
+	// Z2 is 2 N_c / N_g, each contact's end on a wall counted too (a
+	// wall contact is two ends: 3.5 on the 28 disks, where Z is 3.107),
+	// an end on a grain outside the region not: 4 in a frictionless
+	// packing at rest without its rattlers (isostatic: N_c = 2 N_g), where
+	// Z is less by the wall contacts per grain. Z2NoRattlers the same
+	// without the rattlers.
+	Z, ZNoRattlers, Z2, Z2NoRattlers float64
+	SolidFraction                    float64 // the region's grains' area over its area
 	// Fabric is sum n x n over sum |n|^2 of the force-carrying contacts
 	// (xx, xy, yy; trace 1); Anisotropy 2 (l1 - l2) of its eigenvalues,
 	// FabricAngle the direction of the larger (rad from x).
@@ -104,8 +112,9 @@ func Measure(s Sample, r Region) Measures {
 	}
 	carrying := s.carrying(in)
 	m.Contacts = len(carrying)
-	m.Z, m.ZNoRattlers, m.Rattlers = s.coordination(in, carrying)
-	m.fabric(s, carrying)
+	co := s.coordination(in, carrying)
+	m.Z, m.ZNoRattlers, m.Z2, m.Z2NoRattlers, m.Rattlers = co.z, co.zr, co.z2, co.z2r, co.rattlers
+	m.fabric(s, in, carrying)
 	m.stress(s, in, carrying, r)
 	m.forces(s, carrying)
 	return m
@@ -130,12 +139,20 @@ func (s Sample) carrying(in []bool) []int {
 // normalForce is the contact's normal force, f . n (compressive, >= 0).
 func normalForce(c Contact) float64 { return c.F[0]*c.N[0] + c.F[1]*c.N[1] }
 
-// coordination is 2 N_c / N_g, N_c the force-carrying contacts of the
-// region's grains (a wall's counted once), N_g the grains, and again once
-// the rattlers are removed: a grain with fewer than 2 force-carrying
-// contacts (3 without friction), removed until none is left. A
-// frictionless packing at rest is isostatic: 2 N_c = 4 N_g.
-func (s Sample) coordination(in []bool, carrying []int) (z, zr float64, rattlers int) {
+// coordinations are Z and 2 N_c / N_g (Measures), with and without the
+// rattlers.
+type coordinations struct {
+	z, zr, z2, z2r float64
+	rattlers       int
+}
+
+// coordination counts the force-carrying contacts per grain of the region
+// (Measures.Z: a contact counted once for each of its grains there) and
+// their ends on the region's grains and the walls (Measures.Z2), with and
+// without the rattlers: a grain of the region with fewer than 2
+// force-carrying contacts (3 without friction), removed until none is
+// left, the grains outside and the walls holding.
+func (s Sample) coordination(in []bool, carrying []int) coordinations {
 	count := make([]int, len(s.Grains))
 	frictional := false
 	for _, k := range carrying {
@@ -144,15 +161,12 @@ func (s Sample) coordination(in []bool, carrying []int) (z, zr float64, rattlers
 		count[c.B]++
 		frictional = frictional || c.Mu > 0
 	}
-	grains := 0
-	for _, ok := range in {
-		if ok {
-			grains++
-		}
-	}
+	var co coordinations
+	grains, sum, ends := s.tally(in, carrying, nil, count)
 	if grains == 0 {
-		return 0, 0, 0
+		return co
 	}
+	co.z, co.z2 = float64(sum)/float64(grains), float64(ends)/float64(grains)
 	least := 3
 	if frictional {
 		least = 2
@@ -161,11 +175,12 @@ func (s Sample) coordination(in []bool, carrying []int) (z, zr float64, rattlers
 	gone := make([]bool, len(carrying))
 	for changed := true; changed; {
 		changed = false
-		for i := range s.Grains {
-			if s.Grains[i].Driven || rattler[i] || count[i] >= least {
+		for i, ok := range in {
+			if !ok || rattler[i] || count[i] >= least {
 				continue
 			}
 			rattler[i], changed = true, true
+			co.rattlers++
 			for j, k := range carrying {
 				if c := s.Contacts[k]; !gone[j] && (c.A == i || c.B == i) {
 					gone[j] = true
@@ -175,33 +190,54 @@ func (s Sample) coordination(in []bool, carrying []int) (z, zr float64, rattlers
 			}
 		}
 	}
-	kept, keptContacts := 0, 0
+	kept := make([]bool, len(in))
 	for i, ok := range in {
-		switch {
-		case ok && rattler[i]:
-			rattlers++
-		case ok:
-			kept++
-		}
+		kept[i] = ok && !rattler[i]
 	}
-	for j := range carrying {
-		if !gone[j] {
-			keptContacts++
-		}
+	if grains, sum, ends = s.tally(kept, carrying, gone, count); grains > 0 {
+		co.zr, co.z2r = float64(sum)/float64(grains), float64(ends)/float64(grains)
 	}
-	z = 2 * float64(len(carrying)) / float64(grains)
-	if kept > 0 {
-		zr = 2 * float64(keptContacts) / float64(kept)
-	}
-	return z, zr, rattlers
+	return co
 }
 
-// fabric sets the fabric tensor of the force-carrying contacts.
-func (m *Measures) fabric(s Sample, carrying []int) {
+// tally counts the grains in, their contacts (count, each grain's) and
+// the ends of the carrying contacts not gone on a grain in or a wall.
+func (s Sample) tally(in []bool, carrying []int, gone []bool, count []int) (grains, sum, ends int) {
+	for i, ok := range in {
+		if ok {
+			grains++
+			sum += count[i]
+		}
+	}
+	for j, k := range carrying {
+		if gone != nil && gone[j] {
+			continue
+		}
+		c := s.Contacts[k]
+		for _, g := range []int{c.A, c.B} {
+			if in[g] || s.Grains[g].Driven {
+				ends++
+			}
+		}
+	}
+	return grains, sum, ends
+}
+
+// fabric sets the fabric tensor of the force-carrying contacts, each
+// counted once for each of its grains in the region (so that a region of
+// an isotropic packing is isotropic however its box cuts it).
+func (m *Measures) fabric(s Sample, in []bool, carrying []int) {
 	var xx, xy, yy float64
 	for _, k := range carrying {
-		n := s.Contacts[k].N
-		xx, xy, yy = xx+n[0]*n[0], xy+n[0]*n[1], yy+n[1]*n[1]
+		c := s.Contacts[k]
+		w := 0.0
+		for _, g := range []int{c.A, c.B} {
+			if in[g] {
+				w++
+			}
+		}
+		n := c.N
+		xx, xy, yy = xx+w*n[0]*n[0], xy+w*n[0]*n[1], yy+w*n[1]*n[1]
 	}
 	if sum := xx + yy; sum > 0 {
 		m.Fabric = [3]float64{xx / sum, xy / sum, yy / sum}

@@ -20,8 +20,8 @@ import (
 // TestRowBetweenWalls: two disks of radius 1 in a row between walls
 // pushed together by 10 N/m (a sample made by hand): the stress is the
 // walls' force over the region's height, compressive along x only; every
-// normal along x (fabric xx 1, anisotropy 2); Z = 2 x 3 contacts / 2
-// grains; both grains carry two contacts, no rattler under friction; a
+// normal along x (fabric xx 1, anisotropy 2); Z = 2 contacts a grain
+// (2 N_c / N_g = 3, a wall's contact two ends); both grains carry two contacts, no rattler under friction; a
 // third grain touching nothing is one; the friction mobilised is the
 // tangential force over mu times the normal one.
 func TestRowBetweenWalls(t *testing.T) {
@@ -39,9 +39,11 @@ func TestRowBetweenWalls(t *testing.T) {
 	m := granular.Measure(s, r)
 	assert.Equal(t, 3, m.Grains)
 	assert.Equal(t, 3, m.Contacts)
-	assert.InDelta(t, 2.0, m.Z, 1e-15, "2 x 3 contacts / 3 grains")
+	assert.InDelta(t, 4.0/3, m.Z, 1e-15, "2 + 2 + 0 contacts / 3 grains")
+	assert.InDelta(t, 2.0, m.Z2, 1e-15, "2 x 3 contact ends (a wall's too) / 3 grains")
 	assert.Equal(t, 1, m.Rattlers, "the grain that touches nothing")
-	assert.InDelta(t, 3.0, m.ZNoRattlers, 1e-15, "2 x 3 / 2")
+	assert.InDelta(t, 2.0, m.ZNoRattlers, 1e-15, "2 + 2 / 2")
+	assert.InDelta(t, 3.0, m.Z2NoRattlers, 1e-15, "2 x 3 / 2")
 	assert.InDelta(t, (2*math.Pi+0.25*math.Pi)/16, m.SolidFraction, 1e-15)
 	assert.Equal(t, [3]float64{1, 0, 0}, m.Fabric)
 	assert.InDelta(t, 2.0, m.Anisotropy, 1e-15)
@@ -108,7 +110,8 @@ func TestFrictionlessPackingIsIsostatic(t *testing.T) {
 	r := granular.Region{X0: 0, X1: width, Y0: 0, Y1: height}
 	m := granular.Measure(s, r)
 	t.Logf("%d grains, %d rattlers, Z %.4f, Z without rattlers %.4f, solid fraction %.4f, stress %v, p %.4g Pa", m.Grains, m.Rattlers, m.Z, m.ZNoRattlers, m.SolidFraction, m.Stress, m.Pressure)
-	assert.InEpsilon(t, 4.0, m.ZNoRattlers, 0.02)
+	assert.InEpsilon(t, 4.0, m.Z2NoRattlers, 0.02, "isostatic: N_c = 2 N_g")
+	assert.Less(t, m.ZNoRattlers, m.Z2NoRattlers, "a wall's contact is one contact of its grain")
 	var fx float64 // the right wall's force on the grains
 	for _, c := range s.Contacts {
 		switch {
@@ -141,4 +144,89 @@ func TestFrictionlessPackingIsIsostatic(t *testing.T) {
 	assert.Greater(t, above(1), above(2))
 	assert.Greater(t, above(2), above(3))
 	assert.Less(t, above(3), 0.1, "an exponential-like tail: few forces past 3 <f_n> (e^-3 = 0.05; gravity's pressure gradient widens it)")
+}
+
+// lattice is disks of radius 0.5 on a lattice of spacing 1 (square, or
+// hexagonal), every neighbouring pair in contact with a normal force of
+// 1 N/m along their line, frictional.
+func lattice(hex bool, n int) granular.Sample {
+	var s granular.Sample
+	at := map[[2]int]int{}
+	pos := func(i, j int) [2]float64 {
+		if hex {
+			return [2]float64{float64(i) + 0.5*float64(j%2), float64(j) * math.Sqrt(3) / 2}
+		}
+		return [2]float64{float64(i), float64(j)}
+	}
+	for j := range n {
+		for i := range n {
+			at[[2]int{i, j}] = len(s.Grains)
+			s.Grains = append(s.Grains, granular.Grain{X: pos(i, j), Area: math.Pi / 4, Radius: 0.5})
+		}
+	}
+	for a := range s.Grains {
+		for b := a + 1; b < len(s.Grains); b++ {
+			xa, xb := s.Grains[a].X, s.Grains[b].X
+			d := math.Hypot(xb[0]-xa[0], xb[1]-xa[1])
+			if math.Abs(d-1) > 1e-9 {
+				continue
+			}
+			nrm := [2]float64{(xa[0] - xb[0]) / d, (xa[1] - xb[1]) / d} // towards A
+			s.Contacts = append(s.Contacts, granular.Contact{A: a, B: b, X: [2]float64{(xa[0] + xb[0]) / 2, (xa[1] + xb[1]) / 2},
+				N: nrm, F: nrm, Mu: 0.5})
+		}
+	}
+	return s
+}
+
+// TestRegionCounts: in a region inside a lattice every grain counts its
+// own contacts, a contact with a grain outside once (it counted twice):
+// a square lattice's central 2 x 2 and a single grain give Z 4 and no
+// rattler (6 and four rattlers before), a hexagonal bulk Z 6 with an
+// isotropic fabric (anisotropy 0.055 before) whatever the box cuts.
+func TestRegionCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hex  bool
+		r    granular.Region
+		n, z float64
+	}{
+		{"square 2 x 2", false, granular.Region{X0: 1.5, X1: 3.5, Y0: 1.5, Y1: 3.5}, 4, 4},
+		{"square one grain", false, granular.Region{X0: 2.5, X1: 3.5, Y0: 2.5, Y1: 3.5}, 1, 4},
+		{"hexagonal bulk", true, granular.Region{X0: 2.2, X1: 5.3, Y0: 2.1, Y1: 5.2}, 0, 6},
+		{"hexagonal thin strip", true, granular.Region{X0: 2.2, X1: 6.3, Y0: 3.4, Y1: 4.4}, 0, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := granular.Measure(lattice(tc.hex, 8), tc.r)
+			if tc.n > 0 {
+				assert.Equal(t, int(tc.n), m.Grains)
+			}
+			assert.InDelta(t, tc.z, m.Z, 1e-12)
+			assert.InDelta(t, tc.z, m.ZNoRattlers, 1e-12)
+			assert.Zero(t, m.Rattlers)
+			assert.InDelta(t, tc.z, m.Z2, 1e-12, "no wall: 2 N_c / N_g is Z")
+			if tc.hex {
+				assert.InDelta(t, 0, m.Anisotropy, 1e-12, "an isotropic fabric")
+			}
+		})
+	}
+}
+
+// TestSeriesMean: the mean over a window of rows known by hand: counts as
+// real numbers (1.5 rattlers, not 1), the region as it is (it was summed
+// into itself: 2R/n), the window's rows only.
+func TestSeriesMean(t *testing.T) {
+	sr := granular.NewSeries(granular.Options{From: 1, To: 2})
+	r := granular.Region{X0: 0, X1: 2, Y0: 0, Y1: 1}
+	for k, rows := range [][3]float64{{0, 9, 9}, {1, 1, 3}, {2, 2, 5}} { // time, rattlers, Z
+		sr.Rows = append(sr.Rows, granular.Measures{T: rows[0], Region: r, Grains: 10 + k, Rattlers: int(rows[1]), Z: rows[2]})
+	}
+	m, n := sr.Mean()
+	assert.Equal(t, 2, n)
+	assert.Equal(t, 1.5, m.Rattlers)
+	assert.Equal(t, 11.5, m.Grains)
+	assert.Equal(t, 4.0, m.Z)
+	assert.Equal(t, r, m.Region)
+	assert.Equal(t, 2.0, m.T)
+	assert.Contains(t, sr.Summary(), "11.5 grains, 1.5 rattlers, Z 4 ")
 }

@@ -59,8 +59,8 @@ func TestCoordinationFallsWithFriction(t *testing.T) {
 		s, err := results.SampleOf(0, results.RigidGrid(sys).Piece(), results.ContactGrid(sim).Piece())
 		require.NoError(t, err)
 		m := granular.Measure(s, granular.Region{})
-		t.Logf("mu %g: Z %.4f, without %d rattlers %.4f, solid fraction %.4f", mu, m.Z, m.Rattlers, m.ZNoRattlers, m.SolidFraction)
-		zs = append(zs, m.ZNoRattlers)
+		t.Logf("mu %g: 2 N_c / N_g %.4f, without %d rattlers %.4f (contacts per grain %.4f), solid fraction %.4f", mu, m.Z2, m.Rattlers, m.Z2NoRattlers, m.ZNoRattlers, m.SolidFraction)
+		zs = append(zs, m.Z2NoRattlers)
 	}
 	assert.InEpsilon(t, 4.0, zs[0], 0.02, "frictionless: isostatic")
 	for k := 1; k < len(zs); k++ {

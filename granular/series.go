@@ -63,59 +63,70 @@ func (sr *Series) Add(s Sample) {
 	}
 }
 
+// Means are the measures' means over a window: Measures, its counts
+// real numbers (1.5 rattlers on average is not 1).
+type Means struct {
+	Measures
+	Grains, Rattlers, Contacts float64
+}
+
 // Mean is the mean of the measures at the output times in the window
 // (T: the window's last time), and how many times it took.
-func (sr *Series) Mean() (Measures, int) {
-	var m Measures
+func (sr *Series) Mean() (Means, int) {
+	var sum []float64
+	var m Means
 	n := 0
 	for _, r := range sr.Rows {
 		if !sr.Options.in(r.T) {
 			continue
 		}
 		n++
-		m.T, m.Region = r.T, r.Region
-		v, w := r.values(), m.values()
-		for k := range v {
-			w[k] += v[k]
+		m.T = r.T
+		v := r.values()
+		if sum == nil {
+			sum = make([]float64, len(v))
 		}
-		m.setValues(w)
+		for k := range v {
+			sum[k] += v[k]
+		}
 	}
 	if n == 0 {
 		return m, 0
 	}
-	w := m.values()
-	for k := range w {
-		w[k] /= float64(n)
+	for k := range sum {
+		sum[k] /= float64(n)
 	}
-	m.setValues(w)
+	t := m.T
+	m.Measures.setValues(sum)
+	m.T = t
+	m.Grains, m.Rattlers, m.Contacts = sum[0], sum[1], sum[2]
 	return m, n
 }
 
 // columns are granular.csv's columns after time, with their units.
-var columns = []string{"grains", "rattlers", "contacts", "Z", "Z_no_rattlers", "solid_fraction",
+var columns = []string{"grains", "rattlers", "contacts", "Z", "Z_no_rattlers", "Z_2Nc_Ng", "Z_2Nc_Ng_no_rattlers", "solid_fraction",
 	"fabric_xx", "fabric_xy", "fabric_yy", "anisotropy", "fabric_angle [rad]",
 	"stress_xx [Pa]", "stress_xy [Pa]", "stress_yx [Pa]", "stress_yy [Pa]", "pressure [Pa]", "deviator [Pa]", "stress_angle [rad]",
 	"mean_fn [N/m]", "max_fn_ratio", "mobilised", "sliding", "x0 [m]", "x1 [m]", "y0 [m]", "y1 [m]"}
 
 // values are a row's numbers in the columns' order.
 func (m Measures) values() []float64 {
-	return []float64{float64(m.Grains), float64(m.Rattlers), float64(m.Contacts), m.Z, m.ZNoRattlers, m.SolidFraction,
+	return []float64{float64(m.Grains), float64(m.Rattlers), float64(m.Contacts), m.Z, m.ZNoRattlers, m.Z2, m.Z2NoRattlers, m.SolidFraction,
 		m.Fabric[0], m.Fabric[1], m.Fabric[2], m.Anisotropy, m.FabricAngle,
 		m.Stress[0], m.Stress[1], m.Stress[2], m.Stress[3], m.Pressure, m.Deviator, m.StressAngle,
 		m.MeanFn, m.MaxFnRatio, m.Mobilised, m.Sliding, m.Region.X0, m.Region.X1, m.Region.Y0, m.Region.Y1}
 }
 
-// setValues is values' inverse (counts kept as the mean's real numbers
-// would be rounded: a mean's counts are whole only by chance).
+// setValues is values' inverse but for the counts, which a mean keeps as
+// real numbers (Means).
 func (m *Measures) setValues(v []float64) {
-	m.Grains, m.Rattlers, m.Contacts = int(v[0]), int(v[1]), int(v[2])
-	m.Z, m.ZNoRattlers, m.SolidFraction = v[3], v[4], v[5]
-	m.Fabric = [3]float64{v[6], v[7], v[8]}
-	m.Anisotropy, m.FabricAngle = v[9], v[10]
-	m.Stress = [4]float64{v[11], v[12], v[13], v[14]}
-	m.Pressure, m.Deviator, m.StressAngle = v[15], v[16], v[17]
-	m.MeanFn, m.MaxFnRatio, m.Mobilised, m.Sliding = v[18], v[19], v[20], v[21]
-	m.Region = Region{v[22], v[23], v[24], v[25]}
+	m.Z, m.ZNoRattlers, m.Z2, m.Z2NoRattlers, m.SolidFraction = v[3], v[4], v[5], v[6], v[7]
+	m.Fabric = [3]float64{v[8], v[9], v[10]}
+	m.Anisotropy, m.FabricAngle = v[11], v[12]
+	m.Stress = [4]float64{v[13], v[14], v[15], v[16]}
+	m.Pressure, m.Deviator, m.StressAngle = v[17], v[18], v[19]
+	m.MeanFn, m.MaxFnRatio, m.Mobilised, m.Sliding = v[20], v[21], v[22], v[23]
+	m.Region = Region{v[24], v[25], v[26], v[27]}
 }
 
 // WriteCSV writes granular.csv: a row per output time.
@@ -151,8 +162,8 @@ func (sr *Series) Summary() string {
 	if n == 0 {
 		return "granular: no output time in the window"
 	}
-	return fmt.Sprintf("granular (mean of %d output times from t = %g s): %.1f grains, %.3g rattlers, Z %.4g (%.4g without rattlers), solid fraction %.4g, fabric anisotropy %.3g at %.1f deg, pressure %.4g Pa, deviator %.4g Pa, <f_n> %.4g N/m, mobilised friction %.3g, %.3g sliding",
-		n, sr.Options.From, float64(m.Grains), float64(m.Rattlers), m.Z, m.ZNoRattlers, m.SolidFraction, m.Anisotropy, m.FabricAngle*180/math.Pi,
+	return fmt.Sprintf("granular (mean of %d output times from t = %g s): %.1f grains, %.3g rattlers, Z %.4g (%.4g without rattlers; 2 N_c / N_g %.4g, %.4g), solid fraction %.4g, fabric anisotropy %.3g at %.1f deg, pressure %.4g Pa, deviator %.4g Pa, <f_n> %.4g N/m, mobilised friction %.3g, %.3g sliding",
+		n, sr.Options.From, m.Grains, m.Rattlers, m.Z, m.ZNoRattlers, m.Z2, m.Z2NoRattlers, m.SolidFraction, m.Anisotropy, m.FabricAngle*180/math.Pi,
 		m.Pressure, m.Deviator, m.MeanFn, m.Mobilised, m.Sliding)
 }
 

@@ -122,3 +122,56 @@ func TestDiskOnIncline(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticFrictionHolds: with mu = 0.5 and mu_dynamic = 0.2, a block
+// at rest on an incline below atan(mu) = 26.6 degrees stays at rest (at
+// 20 degrees it slid 0.75 m in 1 s: a corner on the cone's edge with a
+// slip of round-off was called sliding and took mu_dynamic), under both
+// laws; and a block thrown up an incline of 20 degrees stops and stays
+// stopped at every speed tried (it slid back down at mu_dynamic in 2 of
+// 8 stops: the step its velocity reversed in kept the dynamic
+// coefficient), stopping where the dynamic coefficient's deceleration
+// says.
+func TestStaticFrictionHolds(t *testing.T) {
+	const muS, muD = 0.5, 0.2
+	dyn := muD
+	for _, law := range []contact.Law{contact.Positional, contact.Shock} {
+		for _, deg := range []float64{10, 20, 25} {
+			alpha := deg * math.Pi / 180
+			ground, down, up := incline(t, alpha)
+			shape, err := rigid.Rectangle(0.2, 0.1)
+			require.NoError(t, err)
+			block, err := rigid.NewBody("block", shape, [2]float64{}, 2500)
+			require.NoError(t, err)
+			onSlope(block, alpha, 0.05, up)
+			start := block.Q
+			sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: muS, MuDynamic: &dyn, Law: law}}, 0)
+			require.NoError(t, err)
+			run(t, sys, 1e-3, 1000)
+			moved := (block.Q[0]-start[0])*down[0] + (block.Q[1]-start[1])*down[1]
+			require.InDelta(t, 0, moved, 1e-6, "%v, %g degrees: held at rest (moved %g m)", law, deg, moved)
+		}
+		alpha := 20 * math.Pi / 180
+		for k := range 8 {
+			v0 := 0.5 + 0.37*float64(k)
+			ground, down, up := incline(t, alpha)
+			shape, err := rigid.Rectangle(0.2, 0.1)
+			require.NoError(t, err)
+			block, err := rigid.NewBody("block", shape, [2]float64{}, 2500)
+			require.NoError(t, err)
+			onSlope(block, alpha, 0.05, up)
+			block.V = [3]float64{-v0 * down[0], -v0 * down[1], 0}
+			start := block.Q
+			sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: muS, MuDynamic: &dyn, Law: law}}, 0)
+			require.NoError(t, err)
+			stopAt := v0 * v0 / (2 * g * (math.Sin(alpha) + muD*math.Cos(alpha)))
+			sim := run(t, sys, 1e-3, int(1000*v0/(g*(math.Sin(alpha)+muD*math.Cos(alpha))))+300)
+			up1 := -((block.Q[0]-start[0])*down[0] + (block.Q[1]-start[1])*down[1])
+			v := block.V[0]*down[0] + block.V[1]*down[1]
+			require.InDelta(t, 0, v, 1e-9, "%v, thrown at %g m/s: stopped and held (t = %g s)", law, v0, sim.Stepper.Time())
+			// Its first step takes the static coefficient (a new unit):
+			// h g cos(alpha) (mu - mu_dynamic) less speed, 1 % at 0.5 m/s.
+			require.InEpsilon(t, stopAt, up1, 0.03, "%v, thrown at %g m/s: stops where mu_dynamic's deceleration says", law, v0)
+		}
+	}
+}

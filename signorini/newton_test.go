@@ -261,3 +261,21 @@ func TestAutoCountsNewtonOnce(t *testing.T) {
 		assert.LessOrEqual(t, independentResidual(p, auto.R), tol)
 	}
 }
+
+// TestNewtonHonoursTheVelocityMeasure: Newton alone under the velocity
+// measure stops where Auto's Newton does, at the natural-map residual of
+// a hundredth of the tolerance (on the pillar's step 116, 1e-5 asks
+// 1e-7): it took the tolerance as a residual, its results the residual
+// measure's to the bit.
+func TestNewtonHonoursTheVelocityMeasure(t *testing.T) {
+	p, _, err := ReadProblem(filepath.Join("testdata", "pillar-step116.json"))
+	require.NoError(t, err)
+	res, err := Newton(p, Options{Tol: 1e-3})
+	require.NoError(t, err)
+	vel, err := Newton(p, Options{Tol: 1e-3, Measure: VelocityChange})
+	require.NoError(t, err)
+	assert.Greater(t, res.Residual, 1e-5, "the residual measure stops at its own tolerance")
+	assert.LessOrEqual(t, vel.Residual, 1e-5)
+	assert.LessOrEqual(t, independentResidual(p, vel.R), 1e-5)
+	assert.Greater(t, vel.NewtonIterations, res.NewtonIterations)
+}

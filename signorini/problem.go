@@ -302,3 +302,41 @@ func statuses(p *Problem, res *Result) {
 		}
 	}
 }
+
+// Certificate is how well impulses r and velocities u (u = W r + q) hold
+// a problem's laws, measured apart from the solver's own stop test:
+// Complementarity sum |r_N (u_N + s)| + |r_T u_T + mu r_N |u_T||, the
+// power the laws forbid (the units of r times u), ComplementarityRel that
+// over sum |r| (|u + s| + |q|), and ConeViolation the largest of -r_N and
+// |r_T| - mu r_N over the largest |r|.
+type Certificate struct {
+	Complementarity    float64 `json:"complementarity"`
+	ComplementarityRel float64 `json:"complementarity_rel"`
+	ConeViolation      float64 `json:"cone_violation"`
+}
+
+// Certify measures r and u against p's laws (Certificate). A contact
+// with no impulse (open, or never closing: an infinite shift) adds
+// nothing.
+func Certify(p *Problem, r, u []float64) Certificate {
+	var gap, scale, violation, largest float64
+	for a, mu := range p.Mu {
+		pn, pt := r[2*a], r[2*a+1]
+		if pn == 0 && pt == 0 {
+			continue
+		}
+		un, ut := u[2*a]+p.shift(a), u[2*a+1]
+		gap += math.Abs(pn*un) + math.Abs(pt*ut+mu*pn*math.Abs(ut))
+		scale += math.Hypot(pn, pt) * (math.Hypot(un, ut) + math.Hypot(p.Q[2*a], p.Q[2*a+1]))
+		violation = max(violation, -pn, math.Abs(pt)-mu*pn)
+		largest = max(largest, math.Hypot(pn, pt))
+	}
+	c := Certificate{Complementarity: gap}
+	if scale > 0 {
+		c.ComplementarityRel = gap / scale
+	}
+	if largest > 0 {
+		c.ConeViolation = violation / largest
+	}
+	return c
+}

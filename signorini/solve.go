@@ -36,11 +36,6 @@ func Solve(p *Problem, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Measure == VelocityChange {
-		// Newton measures the natural-map residual: NLGS's velocity
-		// change of 1e-4 meant a residual of 7e-7 on a pillar's step.
-		tol /= 100
-	}
 	sweeps := res.Sweeps
 	stalled := append([]float64(nil), res.R...)
 	if res, err = newtonFrom(p, res, tol, iters, true); err == nil || !errors.Is(err, ErrNotConverged) {

@@ -59,7 +59,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			p.Shift[a] = positionalShift(closable(g, ul.Slop, w.soon[a]), u0[a][0], h, th, ul.Reach, w.soon[a])
 			push[a] = g < 0
 		case contact.Shock:
-			active[a] = ul.Restitution == 0 || slack(g, ul.Slop)+h*uf[0] <= 0
+			active[a] = ul.Restitution == 0 || closes(slack(g, ul.Slop), u0[a][0], uf[0], h)
 			p.Shift[a] = shockShift(u0[a][0], th, ul.Restitution)
 			if ul.Restitution == 0 {
 				p.Shift[a] += allowance(closable(slack(g, ul.Slop), ul.Slop, w.soon[a]), u0[a][0], h, th, w.soon[a])
@@ -77,6 +77,15 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	p.W, err = s.delassus.Build(units)
 	return p, u0, rigid1, active, push, err
 }
+
+// closes tells whether a unit of slack gap g, normal velocity u0 at the
+// step's start and uf at its end along its free motion closes its gap in
+// the step: g + h (u0 + uf)/2 <= 0, the free motion's gap at the step's
+// end under a constant acceleration, the polynomial arrival solves (g +
+// h uf, the test before, took a mass whose flight closed the gap just
+// after the step's end for one that arrived, and the restitution turned it
+// back in mid-air).
+func closes(g, u0, uf, h float64) bool { return g+h*(u0+uf)/2 <= 0 }
 
 // lawOf is unit a's law, as its source says.
 func (s *Simulation) lawOf(a int, u *contact.Unit) kind.Law { return s.sourceOf(a).Law(u) }

@@ -32,6 +32,12 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0], w.p[1]
 	}
 	res, err := signorini.Solve(p, opt)
+	if err == nil && s.frictionChanged(p, units, res) {
+		// Solved again with the static coefficient where a unit that slid
+		// turned its slip back (section 6: a stick attempt at mu).
+		opt.Warm = append(opt.Warm[:0], res.R...)
+		res, err = signorini.Solve(p, opt)
+	}
 	if errors.Is(err, signorini.ErrNotConverged) {
 		s.Unconverged++
 		if s.opt.Strict {
@@ -44,43 +50,64 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
 	certify(p, res, stats)
 	clear(s.warm)
+	tol := slipTol(p, res.U)
 	for a, u := range units {
-		slid := res.Status[a] == signorini.SlideForward || res.Status[a] == signorini.SlideBackward
-		s.warm[s.idOf(a, u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid}
+		ut := res.U[2*a+1]
+		slid := (res.Status[a] == signorini.SlideForward || res.Status[a] == signorini.SlideBackward) && math.Abs(ut) > tol
+		s.warm[s.idOf(a, u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0}
 	}
 	return res, nil
 }
 
 // warmStart is what a unit's solve leaves to the next: its impulses (the
-// warm start) and whether it slid (its friction coefficient, mu).
+// warm start), whether it slid (its friction coefficient next, mu) and
+// which way.
 type warmStart struct {
-	p    [2]float64
-	slid bool
+	p             [2]float64
+	slid, forward bool
+}
+
+// slipTol is the slip below which a unit is taken to stick: 1e-9 of the
+// step's velocity scale, the largest free or solved local velocity. A
+// block at rest on two corners has one on the cone's edge with a slip of
+// round-off (8.7e-19 m/s), which took the dynamic coefficient next step
+// and let the block slide off a 20 degree incline that mu = 0.5 holds.
+func slipTol(p *signorini.Problem, u []float64) float64 {
+	var scale float64
+	for i, q := range p.Q {
+		scale = max(scale, math.Abs(q), math.Abs(u[i]))
+	}
+	return 1e-9 * scale
+}
+
+// frictionChanged gives the units that took their dynamic coefficient
+// (they slid in the last step) and now slip the other way their static
+// one in p, and reports whether any did: the slip stopped and turned in
+// the step, a stick attempt at mu (a mass pushed up a slope slid back down
+// at mu_dynamic after stopping). One that sticks at mu_dynamic sticks at
+// mu too: its solution holds the static law as it is.
+func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit, res *signorini.Result) bool {
+	tol := slipTol(p, res.U)
+	changed := false
+	for a := range units {
+		u := &units[a]
+		if u.MuDynamic == u.Mu || p.Mu[a] != u.MuDynamic {
+			continue
+		}
+		ut := res.U[2*a+1]
+		if math.Abs(ut) > tol && (ut > 0) != s.warm[s.idOf(a, u.Key)].forward {
+			p.Mu[a], changed = u.Mu, true
+		}
+	}
+	return changed
 }
 
 // certify measures how well the solve applied holds the laws: the
 // complementarity gap of its impulses and velocities, and the cone
 // violation of its impulses (StepStats).
 func certify(p *signorini.Problem, res *signorini.Result, stats *StepStats) {
-	var gap, scale, violation, largest float64
-	for a, mu := range p.Mu {
-		pn, pt := res.R[2*a], res.R[2*a+1]
-		if pn == 0 && pt == 0 {
-			continue // open, or never closing (an infinite shift)
-		}
-		un, ut := res.U[2*a]+p.Shift[a], res.U[2*a+1]
-		gap += math.Abs(pn*un) + math.Abs(pt*ut+mu*pn*math.Abs(ut))
-		scale += math.Hypot(pn, pt) * (math.Hypot(un, ut) + math.Hypot(p.Q[2*a], p.Q[2*a+1]))
-		violation = max(violation, -pn, math.Abs(pt)-mu*pn)
-		largest = max(largest, math.Hypot(pn, pt))
-	}
-	stats.Complementarity, stats.ComplementarityRel, stats.ConeViolation = gap, 0, 0
-	if scale > 0 {
-		stats.ComplementarityRel = gap / scale
-	}
-	if largest > 0 {
-		stats.ConeViolation = violation / largest
-	}
+	c := signorini.Certify(p, res.R, res.U)
+	stats.Complementarity, stats.ComplementarityRel, stats.ConeViolation = c.Complementarity, c.ComplementarityRel, c.ConeViolation
 }
 
 // record books the works of contact and keeps the units' states for output.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math"
@@ -1049,4 +1050,48 @@ func TestGranularCommand(t *testing.T) {
 	code, _, stderr = fecontact("granular", elastic, "-o", out)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "(a run with rigid bodies writes rigid.pvd)")
+}
+
+// TestSolveOut: fecontact solve --out writes each problem's solution: its
+// impulses, velocities u = W r + q (recomputed here from the problem to
+// 1e-12 of their scale), statuses and certificate, so that a user compares
+// them with another code's; a special file as --out is refused.
+func TestSolveOut(t *testing.T) {
+	problem := filepath.Join("..", "..", "signorini", "testdata", "pillar-step116.json")
+	out := filepath.Join(t.TempDir(), "solution.json")
+	code, stdout, stderr := fecontact("solve", problem, "-K", "1", "--method", "auto", "--tol", "1e-10", "--out", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "wrote "+out+": the solutions")
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	var got []struct {
+		Contacts        int       `json:"contacts"`
+		Converged       bool      `json:"converged"`
+		R               []float64 `json:"r"`
+		U               []float64 `json:"u"`
+		Status          []string  `json:"status"`
+		Complementarity float64   `json:"complementarity_rel"`
+	}
+	require.NoError(t, json.Unmarshal(data, &got))
+	require.Len(t, got, 1)
+	p, _, err := signorini.ReadProblem(problem)
+	require.NoError(t, err)
+	s := got[0]
+	assert.True(t, s.Converged)
+	assert.Equal(t, 72, s.Contacts)
+	require.Len(t, s.R, 144)
+	require.Len(t, s.Status, 72)
+	u := make([]float64, len(s.R))
+	signorini.Residual(p, s.R, u)
+	scale := 0.0
+	for _, v := range u {
+		scale = max(scale, math.Abs(v))
+	}
+	for i := range u {
+		require.InDelta(t, u[i], s.U[i], 1e-12*scale, "u = W r + q at %d", i)
+	}
+	assert.Less(t, s.Complementarity, 1e-8)
+	code, _, stderr = fecontact("solve", problem, "-K", "1", "--out", "/dev/null")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "/dev/null: a device, not a file")
 }
