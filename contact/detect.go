@@ -28,6 +28,16 @@ func Dynamic(static float64, dynamic *float64) float64 {
 	return *dynamic
 }
 
+// Tangential is e_T, the restitution of a shock law's tangential
+// component: et where set, else e (the law on the mean velocity of [JM91]
+// section 6, both components alike).
+func Tangential(e float64, et *float64) float64 {
+	if et != nil {
+		return *et
+	}
+	return e
+}
+
 // MaxMu is the largest friction coefficient a contact takes: 1000, which
 // sticks for any practical purpose (internal/friction says why no more).
 const MaxMu = friction.MaxMu

@@ -53,8 +53,10 @@ type Contact struct {
 	// nil: Mu throughout.
 	MuDynamic *float64
 	// Restitution e of the Shock law, U_N,end >= -e U_N,start, in [0, 1]
-	// (rigid.Restitution of a dissipation index).
-	Restitution float64
+	// (rigid.Restitution of a dissipation index), and of its tangential
+	// component unless TangentialRestitution sets that (rigid.Rule's).
+	Restitution           float64
+	TangentialRestitution *float64
 	// Alert is the least distance at which a mass is paired with the
 	// obstacle, m, and how deep inside it a mass's centre may be found
 	// (deeper, it went through); whatever it is, a mass is paired within
@@ -145,6 +147,10 @@ func NewSystem(masses []*Mass, springs []Spring, contacts []Contact) (*System, e
 		if d := c.MuDynamic; d != nil {
 			v := *d
 			c.MuDynamic = &v
+		}
+		if et := c.TangentialRestitution; et != nil {
+			v := *et
+			c.TangentialRestitution = &v
 		}
 		if c.Masses == nil {
 			c.Masses = make([]int, len(masses))
@@ -282,6 +288,8 @@ func (c *Contact) check(n int) error {
 		return contact.CheckDynamic(c.Mu, c.MuDynamic)
 	case !(c.Restitution >= 0 && c.Restitution <= 1):
 		return fmt.Errorf("restitution %g: expected a number in [0, 1]", c.Restitution)
+	case c.TangentialRestitution != nil && !(*c.TangentialRestitution >= 0 && *c.TangentialRestitution <= 1):
+		return fmt.Errorf("tangential restitution %g: expected a number in [0, 1]", *c.TangentialRestitution)
 	case !(c.Alert >= 0) || !finite(c.Alert):
 		return fmt.Errorf("alert distance %g m: expected 0 or a positive number", c.Alert)
 	case c.Alert > maxAlertFactor*c.defaultAlert():

@@ -11,7 +11,12 @@ type Law struct {
 	Law         contact.Law
 	Motion      contact.Motion
 	Reach, Slop float64
-	Restitution float64
+	// Restitution is e of the shock law's U+_N + e U-_N >= 0;
+	// TangentialRestitution e_T of Coulomb's law on U+_T + e_T U-_T: e
+	// under a dissipation index ([JM91] section 6, the mean velocity's
+	// law on both components), 0 by default under Newton's restitution (a
+	// sticking impact stops the contact point).
+	Restitution, TangentialRestitution float64
 	// Exact tells a unit whose bodies can take an impact inside the step:
 	// rigid bodies, free point masses and obstacles.
 	Exact bool
@@ -22,6 +27,15 @@ type Law struct {
 func (l Law) ShockRestitution() float64 {
 	if l.Law == contact.Shock {
 		return l.Restitution
+	}
+	return 0
+}
+
+// ShockTangential is the tangential restitution e_T of the law on U+_T +
+// e_T U-_T: the shock law's, 0 under the positional law.
+func (l Law) ShockTangential() float64 {
+	if l.Law == contact.Shock {
+		return l.TangentialRestitution
 	}
 	return 0
 }

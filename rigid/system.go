@@ -15,13 +15,18 @@ import (
 // whose dissipation index is delta = (1 - e)/(1 + e). The zero value is
 // delta = 1, inelastic (the pillar of [JM91] section 9); e = 1 is delta =
 // 0, which restores the normal velocity of a single collision.
+// TangentialRestitution, where set, is the tangential component's own e_T
+// instead (Newton's restitution: 0, a sticking impact stops the contact
+// point; e on the normal component alone).
 type Rule struct {
-	A, B        string
-	Mu          float64
-	MuDynamic   *float64 // while sliding (contact.Unit.MuDynamic); nil: Mu throughout
-	Law         contact.Law
-	Restitution float64
+	A, B                  string
+	Mu                    float64
+	MuDynamic             *float64 // while sliding (contact.Unit.MuDynamic); nil: Mu throughout
+	Law                   contact.Law
+	Restitution           float64
+	TangentialRestitution *float64
 }
+
 
 // Restitution returns the e of dissipation index delta in [0, 1].
 func Restitution(delta float64) float64 { return (1 - delta) / (1 + delta) }
@@ -112,6 +117,9 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 		}
 		if r.Law != contact.Positional && r.Law != contact.Shock {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): unknown law %d", k+1, r.A, r.B, r.Law)
+		}
+		if et := r.TangentialRestitution; et != nil && !(*et >= 0 && *et <= 1) {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): tangential restitution %g: expected a value in [0, 1]", k+1, r.A, r.B, *et)
 		}
 		if !(r.Restitution >= 0 && r.Restitution <= 1) {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): restitution %g: expected a value in [0, 1] (a dissipation index in [0, 1])", k+1, r.A, r.B, r.Restitution)
@@ -344,6 +352,10 @@ func ownRules(rules []Rule) []Rule {
 		if d := own[k].MuDynamic; d != nil {
 			v := *d
 			own[k].MuDynamic = &v
+		}
+		if et := own[k].TangentialRestitution; et != nil {
+			v := *et
+			own[k].TangentialRestitution = &v
 		}
 	}
 	return own

@@ -47,9 +47,11 @@ type PointContact struct {
 	// DissipationIndex is delta of [JM91] section 6, in [0, 1], for the
 	// shock law: 1 (default) is inelastic.
 	DissipationIndex *float64 `toml:"dissipation_index"`
-	// Restitution is Newton's coefficient e in [0, 1] (RigidRule's).
-	Restitution *float64 `toml:"restitution"`
-	Alert       float64  `toml:"alert"` // m; default 1e-3 of the obstacle's extent, half the side's shortest edge
+	// Restitution is Newton's coefficient e in [0, 1], and
+	// TangentialRestitution its tangential one (RigidRule's).
+	Restitution           *float64 `toml:"restitution"`
+	TangentialRestitution *float64 `toml:"tangential_restitution"`
+	Alert                 float64  `toml:"alert"` // m; default 1e-3 of the obstacle's extent, half the side's shortest edge
 }
 
 // checkPoints checks the masses' names and what the springs and point
@@ -116,10 +118,9 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 			return bad(where, "law", fmt.Sprintf("%q", c.Law), "expected shock or signorini")
 		case c.DissipationIndex != nil && !(*c.DissipationIndex >= 0 && *c.DissipationIndex <= 1):
 			return bad(where, "dissipation_index", *c.DissipationIndex, "expected a value in [0, 1]")
-		case c.Restitution != nil:
-			if err := checkRestitution(where, c.Restitution, c.DissipationIndex, c.Law); err != nil {
-				return err
-			}
+		}
+		if err := checkRestitution(where, c.Restitution, c.TangentialRestitution, c.DissipationIndex, c.Law); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -186,7 +187,8 @@ func (c PointContact) build(at map[string]int, bodies []*timestep.Body, index ma
 	if err != nil {
 		return discrete.Contact{}, err
 	}
-	d := discrete.Contact{Name: c.Name, Mu: c.Mu, MuDynamic: c.MuDynamic, Law: law, Alert: c.Alert, Restitution: restitution(c.DissipationIndex, c.Restitution)}
+	d := discrete.Contact{Name: c.Name, Mu: c.Mu, MuDynamic: c.MuDynamic, Law: law, Alert: c.Alert, Restitution: restitution(c.DissipationIndex, c.Restitution),
+		TangentialRestitution: tangential(c.Restitution, c.TangentialRestitution)}
 	for _, n := range c.Masses {
 		d.Masses = append(d.Masses, at[n])
 	}

@@ -102,3 +102,56 @@ func TestPointScene(t *testing.T) {
 	_, err = sc.Model(Variant{})
 	assert.ErrorContains(t, err, "chain.toml: springs join 501 masses into one body")
 }
+
+// TestRestitutionAsUsersReadIt: a mass hitting a rough plane (mu 0.9) at
+// (1, -2) m/s sticks: under restitution = 0.5 (Newton's, the tangential
+// default 0) it leaves at (0, 1), the contact point stopped; with
+// tangential_restitution = 0.5, at (-0.5, 1); under the dissipation index
+// of e = 0.5 ([JM91]: both components), at (-0.5, 1) too. Contact creates
+// no energy under any. (restitution reversed the tangential velocity too,
+// which the guide did not say.)
+func TestRestitutionAsUsersReadIt(t *testing.T) {
+	for _, tc := range []struct {
+		law  string
+		want [2]float64
+	}{
+		{"restitution = 0.5", [2]float64{0, 1}},
+		{"restitution = 0.5\ntangential_restitution = 0.5", [2]float64{-0.5, 1}},
+		{"dissipation_index = 0.3333333333333333", [2]float64{-0.5, 1}},
+		{"restitution = 1\ntangential_restitution = 0.25", [2]float64{-0.25, 2}},
+	} {
+		text := `title = "a mass on a rough plane"
+[time]
+h = 1e-4
+duration = 2e-3
+[[obstacle]]
+name = "plane"
+points = [[-1.0, 0.0], [1.0, 0.0]]
+[[mass]]
+name = "m"
+mass = 1
+position = [0, 1e-6]
+velocity = [1, -2]
+[[point_contact]]
+obstacle = "plane"
+law = "shock"
+mu = 0.9
+` + tc.law + "\n"
+		sc, err := Decode(strings.NewReader(text), "rough.toml")
+		require.NoError(t, err, tc.law)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		for range 3 {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		v := m.Points.Masses[0].V
+		assert.InDelta(t, tc.want[0], v[0], 1e-9, "%s: tangential velocity after", tc.law)
+		assert.InDelta(t, tc.want[1], v[1], 1e-9, "%s: normal velocity after", tc.law)
+		assert.LessOrEqual(t, sim.TotalEnergy().Contact, 1e-12, "%s: contact creates no energy", tc.law)
+	}
+	_, err := Decode(strings.NewReader(pointsMinimal+"\n[[point_contact]]\nobstacle = \"floor\"\nlaw = \"shock\"\ndissipation_index = 0.5\ntangential_restitution = 0.2\n"), "x.toml")
+	assert.ErrorContains(t, err, "tangential_restitution = 0.2: applies with restitution = e (Newton's); a dissipation index's law is on both components alike")
+}

@@ -49,15 +49,26 @@ type RigidRule struct {
 	// collision.
 	DissipationIndex *float64 `toml:"dissipation_index"`
 	// Restitution is Newton's coefficient e in [0, 1] of the shock law,
-	// U_N+ >= -e U_N- at each closed unit: another way to give delta =
-	// (1 - e)/(1 + e).
-	Restitution *float64 `toml:"restitution"`
+	// U_N+ >= -e U_N- at each closed unit, with Coulomb's cone on the
+	// tangential impulse; TangentialRestitution (default 0) is the
+	// tangential velocity's, U_T+ + e_T U_T- in Coulomb's law: 0 stops the
+	// contact point of a sticking impact. (A dissipation index imposes
+	// its law on both components alike.)
+	Restitution           *float64 `toml:"restitution"`
+	TangentialRestitution *float64 `toml:"tangential_restitution"`
 }
 
 // checkRestitution checks a restitution coefficient: in [0, 1], under the
-// shock law, and not beside a dissipation index (which says the same).
-func checkRestitution(where string, e, delta *float64, law string) error {
+// shock law, and not beside a dissipation index (which says the same);
+// and a tangential one: in [0, 1], beside Newton's restitution only.
+func checkRestitution(where string, e, et, delta *float64, law string) error {
 	switch {
+	case et != nil && e == nil:
+		return bad(where, "tangential_restitution", *et, "applies with restitution = e (Newton's); a dissipation index's law is on both components alike")
+	case et != nil && !(*et >= 0 && *et <= 1):
+		return bad(where, "tangential_restitution", *et, "expected a coefficient in [0, 1] (0: a sticking impact stops the contact point)")
+	case e == nil:
+		return nil
 	case !(*e >= 0 && *e <= 1):
 		return bad(where, "restitution", *e, "expected Newton's coefficient in [0, 1] (0: inelastic, 1: elastic)")
 	case delta != nil:
@@ -66,6 +77,19 @@ func checkRestitution(where string, e, delta *float64, law string) error {
 		return bad(where, "restitution", *e, "applies to the shock law only")
 	}
 	return nil
+}
+
+// tangential is a contact's tangential restitution: nil (the normal
+// one's) under a dissipation index, e_T (default 0) under Newton's
+// restitution.
+func tangential(e, et *float64) *float64 {
+	switch {
+	case e == nil:
+		return nil
+	case et != nil:
+		return et
+	}
+	return new(float64)
 }
 
 // restitution is the e of a contact's shock law: restitution as given, or
@@ -180,10 +204,9 @@ func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 			return bad(where, "dissipation_index", *r.DissipationIndex, "expected a value in [0, 1] (1: inelastic)")
 		case r.DissipationIndex != nil && r.Law == "signorini":
 			return bad(where, "dissipation_index", *r.DissipationIndex, "applies to the shock law only")
-		case r.Restitution != nil:
-			if err := checkRestitution(where, r.Restitution, r.DissipationIndex, r.Law); err != nil {
-				return err
-			}
+		}
+		if err := checkRestitution(where, r.Restitution, r.TangentialRestitution, r.DissipationIndex, r.Law); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -299,7 +322,8 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 		if r.Law == "" {
 			law = contact.Shock
 		}
-		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, MuDynamic: r.MuDynamic, Law: law, Restitution: restitution(r.DissipationIndex, r.Restitution)})
+		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, MuDynamic: r.MuDynamic, Law: law, Restitution: restitution(r.DissipationIndex, r.Restitution),
+			TangentialRestitution: tangential(r.Restitution, r.TangentialRestitution)})
 	}
 	sys, err := rigid.NewSystem(bodies, rules, s.RigidContacts.Alert)
 	if err != nil {

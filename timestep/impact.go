@@ -67,12 +67,12 @@ import (
 func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *StepStats) error {
 	v := s.velocities()
 	n := len(units)
-	e, shift, mu := make([]float64, n), make([]float64, n), make([]float64, n)
+	e, et, shift, mu := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	approaching := false
 	for a := range units {
 		u := &units[a]
 		ul := s.lawOf(a, u)
-		e[a], mu[a] = ul.ShockRestitution(), s.mu(a, u)
+		e[a], et[a], mu[a] = ul.ShockRestitution(), ul.ShockTangential(), s.mu(a, u)
 		// Round-off gaps (within the slop) are gaps of zero: disks laid
 		// touching at 0.1 + 0.2 are 2.8e-17 apart. A unit whose impact
 		// inside the step is resolved when it comes (impact.go) takes
@@ -104,7 +104,7 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 	if err != nil {
 		return err
 	}
-	if err := s.impactOn(units, impactTerms{e: e, shift: shift, mu: mu}, d, stats); err != nil {
+	if err := s.impactOn(units, impactTerms{e: e, et: et, shift: shift, mu: mu}, d, stats); err != nil {
 		return fmt.Errorf("the impact at t = %g of the bodies that start touching: %w", t, err)
 	}
 	return nil
@@ -115,7 +115,7 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 // caller from the unit's place among the step's units (an impact's units
 // are a subset of them, whose own places name other sources).
 type impactTerms struct {
-	e, shift, mu []float64
+	e, et, shift, mu []float64
 }
 
 // impactOn resolves an impact on units, between steps or before a step's
@@ -133,7 +133,7 @@ func (s *Simulation) impactOn(units []contact.Unit, law impactTerms, d *Delassus
 	u0 := make([][2]float64, n)
 	for a := range units {
 		u0[a] = units[a].Velocity(v)
-		q[2*a], q[2*a+1] = (1+law.e[a])*u0[a][0], (1+law.e[a])*u0[a][1]
+		q[2*a], q[2*a+1] = (1+law.e[a])*u0[a][0], (1+law.et[a])*u0[a][1]
 	}
 	p := &signorini.Problem{Q: q, Mu: law.mu, Shift: law.shift}
 	var err error
@@ -194,7 +194,7 @@ func (s *Simulation) arriving(a int, u *contact.Unit, ul kind.Law, g float64, uf
 		return false
 	}
 	w.active[a], w.arrive[a], w.acc[a] = true, true, acc
-	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.ShockRestitution(), tau, h, th)
+	w.corr[a] = arrivingLaw(w.q[2*a:2*a+2], &w.shift[a], uf, u0, acc, ul.ShockRestitution(), ul.ShockTangential(), tau, h, th)
 	vb0, vb1 := u.Velocity(w.step.v0), u.Velocity(w.step.vfree)
 	w.accBody[a] = [2]float64{(vb1[0] - vb0[0]) / h, (vb1[1] - vb0[1]) / h}
 	return true
@@ -241,17 +241,17 @@ func arrival(g, u0, a, amax, h float64) (tau float64, ok bool) {
 // leaves the step on the surface, not below it by what its free
 // acceleration (gravity) takes it in the rest of the step, (h - tau)^2 a /
 // 2, which the positional law then pushed out (27 J of push-out work on
-// the 28 disks); Coulomb on U+_T + e U-_T. The impact's normal work,
+// the 28 disks); Coulomb on U+_T + et U-_T. The impact's normal work,
 // P_N (U-_N + U+_N)/2, stays <= 0: U+_N is at most |U-_N| (an arriving
 // unit approaches faster than 2 h |a|). It returns the unit's shift
 // coefficient h (1 - theta) - tau.
-func arrivingLaw(q []float64, shift *float64, uf, u0, acc [2]float64, e, tau, h, th float64) float64 {
+func arrivingLaw(q []float64, shift *float64, uf, u0, acc [2]float64, e, et, tau, h, th float64) float64 {
 	um := [2]float64{u0[0] + tau*acc[0], u0[1] + tau*acc[1]}
 	for c := range 2 {
 		q[c] = uf[c] - (h-tau)*acc[c]
 	}
 	*shift = min(e*um[0], (h-tau)*acc[0]/2)
-	q[1] += e * um[1]
+	q[1] += et * um[1]
 	return h*(1-th) - tau
 }
 
@@ -387,7 +387,7 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 	w := &s.work
 	w.impactUnits = w.impactUnits[:0]
 	law := &w.impactLaw
-	law.e, law.shift, law.mu = law.e[:0], law.shift[:0], law.mu[:0]
+	law.e, law.et, law.shift, law.mu = law.e[:0], law.et[:0], law.shift[:0], law.mu[:0]
 	seed := make(map[int]bool, len(seeds))
 	for _, a := range seeds {
 		seed[a] = true
@@ -401,6 +401,7 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 		}
 		w.impactUnits = append(w.impactUnits, *u)
 		law.e = append(law.e, ul.ShockRestitution())
+		law.et = append(law.et, ul.ShockTangential())
 		law.shift = append(law.shift, shift)
 		law.mu = append(law.mu, s.mu(a, u))
 	}

@@ -71,7 +71,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			// mean velocity of [JM91] section 6 for the dissipation index
 			// delta = (1 - e)/(1 + e).
 			p.Q[2*a] += ul.Restitution * u0[a][0]
-			p.Q[2*a+1] += ul.Restitution * u0[a][1]
+			p.Q[2*a+1] += ul.TangentialRestitution * u0[a][1]
 		}
 	}
 	p.W, err = s.delassus.Build(units)
