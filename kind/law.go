@@ -17,6 +17,10 @@ type Law struct {
 	// law on both components), 0 by default under Newton's restitution (a
 	// sticking impact stops the contact point).
 	Restitution, TangentialRestitution float64
+	// Cohesion is the tension (N/m) a unit bonded at the run's start holds
+	// before its bond breaks for good (0: none): the law is on r_N + h c
+	// >= 0 and |r_T| <= mu (r_N + h c) while bonded (Mohr-Coulomb).
+	Cohesion float64
 	// Exact tells a unit whose bodies can take an impact inside the step:
 	// rigid bodies, free point masses and obstacles.
 	Exact bool

@@ -152,7 +152,7 @@ func (r source) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]co
 func (r source) Law(u *contact.Unit) kind.Law {
 	rule := r.sys.RuleOfUnit(u.Key)
 	return kind.Law{Law: rule.Law, Motion: r.sys.Bodies[u.Key.B].Motion, Restitution: rule.Restitution,
-		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Exact: true}.Sized(r.sys.Size(u.Key))
+		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Cohesion: rule.Cohesion, Exact: true}.Sized(r.sys.Size(u.Key))
 }
 
 // ID is the two bodies, the candidate's feature and whether it is an

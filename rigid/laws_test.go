@@ -1,6 +1,7 @@
 package rigid_test
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"testing"
@@ -169,5 +170,69 @@ func TestDiskNoMidAirTurn(t *testing.T) {
 			}
 		}
 		require.Positive(t, d.V[1], "gap %g: it bounced", gap0)
+	}
+}
+
+// TestCohesionHoldsThenBreaks: a block of weight W = m g glued under a
+// fixed ceiling by its two top corners, each bond of cohesion c: it hangs
+// at rest while W <= 2 c (each corner holds W/2), the bonds' tension W/2
+// each, the ledger closed; with W > 2 c both bonds break at the first step
+// and it falls freely from the ceiling (v = -g t).
+func TestCohesionHoldsThenBreaks(t *testing.T) {
+	const h = 1e-3
+	for _, tc := range []struct {
+		name  string
+		ratio float64 // c / W
+		holds bool
+	}{{"holds", 0.6, true}, {"just holds", 0.5001, true}, {"breaks", 0.45, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			shape, err := rigid.Rectangle(0.2, 0.1)
+			require.NoError(t, err)
+			ceiling, err := rigid.NewBody("ceiling", shape, [2]float64{0, 0.1}, 0)
+			require.NoError(t, err)
+			ceiling.Motion, ceiling.Group = contact.Fixed{}, "ceiling"
+			block, err := rigid.NewBody("block", shape, [2]float64{0, 0}, 2500)
+			require.NoError(t, err)
+			block.Gravity = [2]float64{0, -g}
+			w := block.Mass * g
+			sys, err := rigid.NewSystem([]*rigid.Body{ceiling, block}, []rigid.Rule{{Mu: 0.5, Cohesion: tc.ratio * w}}, 0)
+			require.NoError(t, err)
+			sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Rigid: sys})
+			require.NoError(t, err)
+			e0 := sim.TotalEnergy().Balance()
+			for range 100 {
+				_, err := sim.Step()
+				require.NoError(t, err)
+			}
+			require.InDelta(t, e0, sim.TotalEnergy().Balance(), 1e-9*w, "the ledger closes")
+			if tc.holds {
+				require.Equal(t, 2, sim.Bonds())
+				require.InDelta(t, 0, block.V[1], 1e-9, "hangs at rest")
+				require.InDelta(t, 0, block.Q[1], 1e-9, "where it was glued")
+				var fy float64
+				for _, c := range sim.Contacts() {
+					fy += sim.Force(c)[1]
+				}
+				require.InDelta(t, w, math.Abs(fy), 1e-6*w, "the bonds carry the weight")
+				// A checkpoint keeps the bonds: loaded into a simulation
+				// whose first step would bond nothing (the block moved off).
+				var state bytes.Buffer
+				require.NoError(t, sim.SaveState(&state))
+				ceiling2, block2 := *ceiling, *block
+				block2.Q[1] -= 0.01
+				sys2, err := rigid.NewSystem([]*rigid.Body{&ceiling2, &block2}, []rigid.Rule{{Mu: 0.5, Cohesion: tc.ratio * w}}, 0)
+				require.NoError(t, err)
+				sim2, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Rigid: sys2})
+				require.NoError(t, err)
+				require.NoError(t, sim2.LoadState(&state))
+				_, err = sim2.Step()
+				require.NoError(t, err)
+				require.Equal(t, 2, sim2.Bonds(), "the bonds come back with the checkpoint")
+				require.InDelta(t, 0, block2.V[1], 1e-9, "and hold")
+				return
+			}
+			require.Zero(t, sim.Bonds(), "both bonds broke")
+			require.InDelta(t, -g*0.1, block.V[1], 2*g*h, "falls freely")
+		})
 	}
 }

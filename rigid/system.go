@@ -25,8 +25,10 @@ type Rule struct {
 	Law                   contact.Law
 	Restitution           float64
 	TangentialRestitution *float64
+	// Cohesion is the tension (N/m) each unit touching at the run's start
+	// holds before it breaks for good (kind.Law.Cohesion); 0: none.
+	Cohesion float64
 }
-
 
 // Restitution returns the e of dissipation index delta in [0, 1].
 func Restitution(delta float64) float64 { return (1 - delta) / (1 + delta) }
@@ -120,6 +122,9 @@ func NewSystem(bodies []*Body, rules []Rule, alert float64) (*System, error) {
 		}
 		if et := r.TangentialRestitution; et != nil && !(*et >= 0 && *et <= 1) {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): tangential restitution %g: expected a value in [0, 1]", k+1, r.A, r.B, *et)
+		}
+		if !(r.Cohesion >= 0) || math.IsInf(r.Cohesion, 0) {
+			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): cohesion %g N/m: expected a finite tension >= 0", k+1, r.A, r.B, r.Cohesion)
 		}
 		if !(r.Restitution >= 0 && r.Restitution <= 1) {
 			return nil, fmt.Errorf("rigid contact rule %d (%q with %q): restitution %g: expected a value in [0, 1] (a dissipation index in [0, 1])", k+1, r.A, r.B, r.Restitution)

@@ -131,6 +131,9 @@ func TestDynamicFrictionRefused(t *testing.T) {
 		{strings.Replace(bounceScene(0.5, false), `law = "shock"`, `law = "signorini"`, 1), "restitution = 0.5: applies to the shock law only"},
 		{strings.Replace(inclineScene(1, "restitution = -1.0"), `law = "signorini"`, `law = "shock"`, 1), "restitution = -1: expected Newton's coefficient in [0, 1]"},
 		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\nmu_dynamic = 0.4\n", 1), "mu_dynamic = 0.4: expected the friction coefficient while sliding, from 0 to the static one (mu = 0.3)"},
+		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\ncohesion = -5.0\n", 1), "cohesion = -5: expected a tension in N/m >= 0 (0: no bond)"},
+		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\ncohesion = nan\n", 1), "cohesion = NaN: expected a tension in N/m >= 0 (0: no bond)"},
+		{bounceScene(0.5, false) + "tangential_restitution = 1.5\n", "tangential_restitution = 1.5: expected a coefficient in [0, 1]"},
 		{minimal + "\n[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [1.0, 0.0]]\n[[contact]]\ncandidate = { body = \"b\", group = \"bottom\" }\nobstacle = \"floor\"\nmu = 0.5\nmu_dynamic = 2.0\n",
 			"contact 1: mu_dynamic = 2: expected the friction coefficient while sliding, from 0 to the static one (mu = 0.5)"},
 	} {

@@ -56,6 +56,9 @@ type RigidRule struct {
 	// its law on both components alike.)
 	Restitution           *float64 `toml:"restitution"`
 	TangentialRestitution *float64 `toml:"tangential_restitution"`
+	// Cohesion is the tension (N/m) each contact point touching at the
+	// start holds before its bond breaks for good (mortar): 0, none.
+	Cohesion float64 `toml:"cohesion"`
 }
 
 // checkRestitution checks a restitution coefficient: in [0, 1], under the
@@ -204,6 +207,8 @@ func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 			return bad(where, "dissipation_index", *r.DissipationIndex, "expected a value in [0, 1] (1: inelastic)")
 		case r.DissipationIndex != nil && r.Law == "signorini":
 			return bad(where, "dissipation_index", *r.DissipationIndex, "applies to the shock law only")
+		case !(r.Cohesion >= 0) || r.Cohesion > 1e300:
+			return bad(where, "cohesion", r.Cohesion, "expected a tension in N/m >= 0 (0: no bond)")
 		}
 		if err := checkRestitution(where, r.Restitution, r.TangentialRestitution, r.DissipationIndex, r.Law); err != nil {
 			return err
@@ -323,7 +328,7 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 			law = contact.Shock
 		}
 		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, MuDynamic: r.MuDynamic, Law: law, Restitution: restitution(r.DissipationIndex, r.Restitution),
-			TangentialRestitution: tangential(r.Restitution, r.TangentialRestitution)})
+			TangentialRestitution: tangential(r.Restitution, r.TangentialRestitution), Cohesion: r.Cohesion})
 	}
 	sys, err := rigid.NewSystem(bodies, rules, s.RigidContacts.Alert)
 	if err != nil {

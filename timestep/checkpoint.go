@@ -18,10 +18,11 @@ import (
 // whenever what it holds does, and LoadState refuses a later one. Version
 // 2 adds the units kept for the next step; a version 1 state has none, and
 // its next step detects them anew (the same to round-off). Version 3 names
-// the kinds whose sections follow.
+// the kinds whose sections follow, version 4 adds the bonds that hold
+// (cohesion.go).
 const (
 	checkpointFormat  = "fecontact simulation state"
-	checkpointVersion = 3
+	checkpointVersion = 4
 )
 
 // checkpointHeader says what wrote the stream and the shape of the
@@ -45,6 +46,7 @@ type simState struct {
 	InitialPenetration                                  float64
 	Turned                                              []string
 	Kept                                                *keptState // version 2
+	Bonded                                              []kind.ID  // version 4
 }
 
 // warmEntry is one unit's impulses kept for the next step's warm start;
@@ -157,6 +159,7 @@ func (s *Simulation) state() simState {
 	}
 	slices.Sort(st.Turned)
 	st.Kept = s.pairs().kept()
+	st.Bonded = s.bondList()
 	return st
 }
 
@@ -176,6 +179,10 @@ func (s *Simulation) setState(st simState) error {
 	}
 	if err := s.pairs().restore(st.Kept, s.validUnit); err != nil {
 		return err
+	}
+	clear(s.bonded)
+	for _, id := range st.Bonded {
+		s.bonded[id] = true
 	}
 	clear(s.warm)
 	for _, w := range st.Warm {

@@ -74,7 +74,9 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			p.Q[2*a+1] += ul.TangentialRestitution * u0[a][1]
 		}
 	}
-	p.W, err = s.delassus.Build(units)
+	if p.W, err = s.delassus.Build(units); err == nil {
+		s.cohere(units, p, h)
+	}
 	return p, u0, rigid1, active, push, err
 }
 

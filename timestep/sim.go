@@ -140,6 +140,7 @@ type Simulation struct {
 	shift    [][]float64    // their parts that move the positions (impact.go)
 	delassus *Delassus
 	warm     map[kind.ID]warmStart
+	bonded   map[kind.ID]bool // the units whose cohesion holds (cohesion.go)
 	contacts []ContactState
 	work     stepWork
 	// Cumulative works of contact (see StepStats) and the count of steps
@@ -167,6 +168,7 @@ type stepWork struct {
 	acc, accBody  [][2]float64
 	sh, dsh       []float64 // the impacts' shift impulses and what they move the units by
 	uf            []float64 // the units' free normal velocities at the step's end
+	coh           []float64 // the units' cohesive impulses h c, 0 without a bond (cohesion.go)
 	prob          signorini.Problem
 	res           signorini.Result
 	vpred         [][]float64
@@ -210,7 +212,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	st.inSimulation = true
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[kind.ID]warmStart{}, turned: map[*Body]bool{}}
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[kind.ID]warmStart{}, bonded: map[kind.ID]bool{}, turned: map[*Body]bool{}}
 	points, err := discrete.NewKind(opt.Points, opt.H, opt.Theta)
 	if err != nil {
 		return nil, err

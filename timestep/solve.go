@@ -29,7 +29,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	opt.Reuse = &s.work.res
 	for a, u := range units {
 		w := s.warm[s.idOf(a, u.Key)]
-		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0], w.p[1]
+		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0]+s.work.coh[a], w.p[1] // r' of a bond (cohesion.go)
 	}
 	res, err := signorini.Solve(p, opt)
 	if err == nil && s.frictionChanged(p, units, res) {
@@ -49,6 +49,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	stats.Sweeps, stats.ContactNewton = res.Sweeps, res.NewtonIterations
 	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
 	certify(p, res, stats)
+	s.uncohere(units, res)
 	clear(s.warm)
 	tol := slipTol(p, res.U)
 	for a, u := range units {

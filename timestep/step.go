@@ -124,6 +124,7 @@ func (s *Simulation) detect(k *step) error {
 	k.stats.Units = len(k.units)
 	if k.stats.Step == 1 {
 		s.InitialPenetration = max(0, -k.stats.MinGap)
+		s.bond(k)
 	}
 	return nil
 }

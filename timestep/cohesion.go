@@ -1,0 +1,93 @@
+package timestep
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
+	"github.com/fecontact/fecontact/signorini"
+)
+
+// Cohesion: a unit whose law has a cohesion c (kind.Law.Cohesion: the
+// mortar of a masonry wall, the bond of a cemented grain) and that touches
+// at the run's first step is bonded: while bonded its law holds r_N + h c
+// >= 0, tension up to c, and Coulomb's cone is Mohr-Coulomb's, |r_T| <=
+// mu (r_N + h c). The step solves it as the plain problem in r' = r + h c
+// e_N, whose velocities are W r' + q - W (h c e_N): any solver, its
+// certificate unchanged. A bond whose tension reaches its strength (r'_N
+// = 0) breaks for good; a unit that comes into contact later has none.
+// The bonds are the Simulation's state, kept in a checkpoint.
+
+// bond takes, at the run's first step, every touching unit whose law has
+// a cohesion as bonded.
+func (s *Simulation) bond(k *step) {
+	if k.stats.Step != 1 {
+		return
+	}
+	for a := range k.units {
+		u := &k.units[a]
+		if l := s.lawOf(a, u); l.Cohesion > 0 && slack(u.Gap, l.Slop) <= 0 {
+			s.bonded[s.idOf(a, u.Key)] = true
+		}
+	}
+}
+
+// cohere sets each unit's cohesive impulse h c (0 without a bond) in
+// s.work.coh and turns p into the problem in r' (q' = q - W h c e_N).
+func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float64) {
+	w := &s.work
+	w.coh = reuse.Zeroed(w.coh, len(units))
+	if len(s.bonded) == 0 {
+		return
+	}
+	x := make([]float64, 2*len(units))
+	any := false
+	for a := range units {
+		u := &units[a]
+		if s.bonded[s.idOf(a, u.Key)] {
+			w.coh[a] = h * s.lawOf(a, u).Cohesion
+			x[2*a], any = w.coh[a], true
+		}
+	}
+	if !any {
+		return
+	}
+	for b := range units {
+		d := p.W.Diag(b)
+		on, ot := p.W.OffDiag(b, x)
+		p.Q[2*b] -= d[0]*x[2*b] + d[1]*x[2*b+1] + on
+		p.Q[2*b+1] -= d[2]*x[2*b] + d[3]*x[2*b+1] + ot
+	}
+}
+
+// uncohere turns the solution in r' back into the impulses, r = r' - h c
+// e_N, and breaks the bonds whose tension reached their strength.
+func (s *Simulation) uncohere(units []contact.Unit, res *signorini.Result) {
+	for a, c := range s.work.coh {
+		if c == 0 {
+			continue
+		}
+		if res.R[2*a] <= 1e-9*c {
+			delete(s.bonded, s.idOf(a, units[a].Key))
+		}
+		res.R[2*a] -= c
+	}
+}
+
+// Bonds is the number of bonds that hold.
+func (s *Simulation) Bonds() int { return len(s.bonded) }
+
+// bondList is the bonds, sorted: a checkpoint's.
+func (s *Simulation) bondList() []kind.ID {
+	out := make([]kind.ID, 0, len(s.bonded))
+	for id := range s.bonded {
+		out = append(out, id)
+	}
+	slices.SortFunc(out, func(a, b kind.ID) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Node, b.Node),
+			compareBool(a.Reverse, b.Reverse), compareBool(a.Valley, b.Valley), cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
+	})
+	return out
+}
