@@ -21,7 +21,12 @@ type Body struct {
 	Q             [3]float64 // centre of mass x, y (m) and rotation (rad)
 	V             [3]float64 // vx, vy (m/s) and angular velocity (rad/s)
 	Gravity       [2]float64 // acceleration (m/s^2)
-	Motion        contact.Motion
+	// Force (N/m) at the centre of mass and Moment (N m/m) on a free
+	// body, constant: loads beside gravity, their work booked as external
+	// work.
+	Force  [2]float64
+	Moment float64
+	Motion contact.Motion
 	// Surface, when set, lists the only faces of a polygon (face k from
 	// vertex k to k+1) that other polygons may rest on: a one-sided piece
 	// of ground whose other faces lie inside the ground (an obstacle
@@ -90,6 +95,10 @@ func (b *Body) check() error {
 		return fmt.Errorf("rigid body %q: no shape", b.Name)
 	case !finite(b.Q[:]...) || !finite(b.V[:]...) || !finite(b.Gravity[:]...):
 		return fmt.Errorf("rigid body %q: position %v, velocity %v, gravity %v: expected finite values", b.Name, b.Q, b.V, b.Gravity)
+	case !finite(b.Force[0], b.Force[1], b.Moment):
+		return fmt.Errorf("rigid body %q: force %v, moment %g: expected finite values", b.Name, b.Force, b.Moment)
+	case b.Driven() && b.loaded():
+		return fmt.Errorf("rigid body %q: force %v, moment %g on a driven body, whose motion is prescribed: they would do nothing; leave them out, or free the body", b.Name, b.Force, b.Moment)
 	case b.Driven():
 		return nil
 	case !(b.Mass > 0) || !(b.Inertia > 0) || !finite(b.Mass, b.Inertia):

@@ -227,6 +227,11 @@ func (s *System) Begin(t, h, theta float64) {
 		s.q0[i] = b.Q
 		s.v0[i], s.r[i], s.shift[i] = b.V, [3]float64{}, [3]float64{}
 		s.vfree[i] = [3]float64{b.V[0] + h*b.Gravity[0], b.V[1] + h*b.Gravity[1], b.V[2]}
+		if b.loaded() {
+			s.vfree[i][0] += h * b.Force[0] / b.Mass
+			s.vfree[i][1] += h * b.Force[1] / b.Mass
+			s.vfree[i][2] += h * b.Moment / b.Inertia
+		}
 	}
 }
 
@@ -325,12 +330,20 @@ func (s *System) Finish() {
 			e.Contact += s.r[i][k] * vt[k]
 		}
 		e.External += h * b.Mass * (b.Gravity[0]*vt[0] + b.Gravity[1]*vt[1])
+		load := [3]float64{b.Force[0], b.Force[1], b.Moment}
+		if b.loaded() {
+			e.External += h * (load[0]*vt[0] + load[1]*vt[1] + load[2]*vt[2])
+		}
 		for k := range 3 {
 			dq := s.shift[i][k] / m[k]
 			b.Q[k] += dq
 			s.dq[i][k] += dq
 			if k < 2 {
 				w := b.Mass * b.Gravity[k] * dq
+				e.External += w
+				e.Contact -= w
+			}
+			if w := load[k] * dq; w != 0 {
 				e.External += w
 				e.Contact -= w
 			}
@@ -365,3 +378,6 @@ func ownRules(rules []Rule) []Rule {
 	}
 	return own
 }
+
+// loaded reports whether a body has a force or a moment besides gravity.
+func (b *Body) loaded() bool { return b.Force != [2]float64{} || b.Moment != 0 }

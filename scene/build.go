@@ -68,7 +68,9 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 	}
 	obstacles := map[string]*contact.Obstacle{}
 	for _, o := range s.Obstacles {
-		obstacles[o.Name] = o.build()
+		if obstacles[o.Name], err = o.build(s); err != nil {
+			return nil, fmt.Errorf("%s: obstacle %q: %w", s.Name, o.Name, err)
+		}
 	}
 	carriers := map[string]*contact.Obstacle{}
 	for k, r := range s.Rigid {
@@ -212,7 +214,7 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 	return body, nil
 }
 
-func (o Obstacle) build() *contact.Obstacle {
+func (o Obstacle) build(s *Scene) (*contact.Obstacle, error) {
 	out := &contact.Obstacle{Name: o.Name, Radius: o.Radius}
 	if o.Center != nil {
 		out.Center = [2]float64{o.Center[0], o.Center[1]}
@@ -221,20 +223,26 @@ func (o Obstacle) build() *contact.Obstacle {
 		out.Points = append(out.Points, [2]float64{p[0], p[1]})
 	}
 	if t := o.Motion.Type; t != "" && t != "fixed" {
-		out.Motion = o.Motion.build()
+		m, err := o.Motion.build(s)
+		if err != nil {
+			return nil, err
+		}
+		out.Motion = m
 	}
-	return out
+	return out, nil
 }
 
-func (m Motion) build() contact.Motion {
+func (m Motion) build(s *Scene) (contact.Motion, error) {
 	switch m.Type {
+	case "record":
+		return m.record(s)
 	case "velocity":
-		return contact.ConstantVelocity{V: [2]float64{m.Velocity[0], m.Velocity[1]}}
+		return contact.ConstantVelocity{V: [2]float64{m.Velocity[0], m.Velocity[1]}}, nil
 	case "sine":
 		l := math.Hypot(m.Direction[0], m.Direction[1])
-		return contact.Sine{Amplitude: m.Amplitude, Period: m.Period, Direction: [2]float64{m.Direction[0] / l, m.Direction[1] / l}}
+		return contact.Sine{Amplitude: m.Amplitude, Period: m.Period, Direction: [2]float64{m.Direction[0] / l, m.Direction[1] / l}}, nil
 	}
-	return contact.Fixed{}
+	return contact.Fixed{}, nil
 }
 
 func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side, error) {

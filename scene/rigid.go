@@ -25,7 +25,9 @@ type Rigid struct {
 	Velocity  []float64   `toml:"velocity"`  // m/s
 	Omega     float64     `toml:"omega"`     // rad/s
 	Gravity   []float64   `toml:"gravity"`   // m/s^2
-	Motion    *Motion     `toml:"motion"`    // driven: fixed, velocity or sine
+	Force     []float64   `toml:"force"`     // N per m at the centre of mass, constant
+	Moment    float64     `toml:"moment"`    // N m per m, constant
+	Motion    *Motion     `toml:"motion"`    // driven: fixed, velocity, sine or record
 	// Surface "top" makes a driven polygon a one-sided ground whose only
 	// face others rest on is its top (rigid.Body.Surface).
 	Surface string `toml:"surface"`
@@ -146,8 +148,12 @@ func (r *Rigid) check(i int) error {
 		return bad(where, "omega", r.Omega, fmt.Sprintf("expected an angular velocity in rad/s, within +-%g", rigid.MaxCoordinate))
 	case r.Gravity != nil && (len(r.Gravity) != 2 || !bounded(r.Gravity...)):
 		return bad(where, "gravity", r.Gravity, fmt.Sprintf("expected [gx, gy] in m/s^2, within +-%g", rigid.MaxCoordinate))
-	case r.Motion != nil && (r.Velocity != nil || r.Omega != 0 || r.Gravity != nil):
-		return fmt.Errorf("%s: a driven body (motion) takes its velocity from the motion: leave velocity, omega and gravity out", where)
+	case r.Force != nil && (len(r.Force) != 2 || !bounded(r.Force...)):
+		return bad(where, "force", r.Force, fmt.Sprintf("expected [fx, fy] in N per m, within +-%g", rigid.MaxCoordinate))
+	case !bounded(r.Moment):
+		return bad(where, "moment", r.Moment, fmt.Sprintf("expected a moment in N m per m, within +-%g", rigid.MaxCoordinate))
+	case r.Motion != nil && (r.Velocity != nil || r.Omega != 0 || r.Gravity != nil || r.Force != nil || r.Moment != 0):
+		return fmt.Errorf("%s: a driven body (motion) takes its velocity from the motion: leave velocity, omega, gravity, force and moment out", where)
 	}
 	for k, p := range r.Polygon {
 		if len(p) != 2 || !bounded(p...) {
@@ -301,7 +307,7 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 	}
 	var bodies []*rigid.Body
 	for i := range s.Rigid {
-		b, err := s.Rigid[i].build()
+		b, err := s.Rigid[i].build(s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err) // build names the body
 		}
@@ -315,7 +321,11 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 		bodies = append(bodies, gs...)
 	}
 	for _, o := range s.namedObstacles() {
-		ob, err := rigid.ObstacleBodies(o.build())
+		co, err := o.build(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: obstacle %q: %w", s.Name, o.Name, err)
+		}
+		ob, err := rigid.ObstacleBodies(co)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -342,7 +352,7 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 	return sys, nil
 }
 
-func (r *Rigid) build() (*rigid.Body, error) {
+func (r *Rigid) build(s *Scene) (*rigid.Body, error) {
 	var shape rigid.Shape
 	var center [2]float64
 	var err error
@@ -379,8 +389,14 @@ func (r *Rigid) build() (*rigid.Body, error) {
 	if r.Gravity != nil {
 		b.Gravity = [2]float64{r.Gravity[0], r.Gravity[1]}
 	}
+	if r.Force != nil {
+		b.Force = [2]float64{r.Force[0], r.Force[1]}
+	}
+	b.Moment = r.Moment
 	if r.Motion != nil {
-		b.Motion = r.Motion.build()
+		if b.Motion, err = r.Motion.build(s); err != nil {
+			return nil, fmt.Errorf("rigid body %q: %w", r.Name, err)
+		}
 	}
 	if r.Surface == "top" {
 		b.Surface = []int{topFace(b)}

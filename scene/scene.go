@@ -192,11 +192,17 @@ type Obstacle struct {
 
 // Motion is an obstacle's prescribed translation.
 type Motion struct {
-	Type      string    `toml:"type"`      // fixed (default), velocity, sine
+	Type      string    `toml:"type"`      // fixed (default), velocity, sine, record
 	Velocity  []float64 `toml:"velocity"`  // for velocity
 	Amplitude float64   `toml:"amplitude"` // for sine, m
 	Period    float64   `toml:"period"`    // for sine, s
-	Direction []float64 `toml:"direction"` // for sine, unit vector
+	Direction []float64 `toml:"direction"` // for sine and record
+	// File is a record's CSV file (beside the scene): its first column
+	// the time in s, Column (default the second) the acceleration along
+	// Direction, in m/s^2 times Scale (default 1; 9.81 for a record in g).
+	File   string  `toml:"file"`
+	Column string  `toml:"column"`
+	Scale  float64 `toml:"scale"`
 }
 
 // Side names an edge group of a body.
@@ -679,8 +685,17 @@ func (m Motion) check(where string) error {
 		case 2*math.Pi*math.Abs(m.Amplitude)/m.Period >= maxMotionSpeed:
 			return bad(where, "motion", fmt.Sprintf("{amplitude = %g, period = %g}", m.Amplitude, m.Period), fmt.Sprintf("its largest speed 2 pi amplitude / period must be below %g m/s", maxMotionSpeed))
 		}
+	case "record":
+		switch {
+		case m.File == "":
+			return fmt.Errorf("%s: motion.file is missing: a record's CSV file (time in s, then the acceleration in m/s^2)", where)
+		case len(m.Direction) != 2 || !finite(m.Direction...) || !(math.Hypot(m.Direction[0], m.Direction[1]) > 0):
+			return bad(where, "motion.direction", m.Direction, "expected a non-zero [dx, dy]")
+		case !finite(m.Scale) || math.Abs(m.Scale) > 1e6:
+			return bad(where, "motion.scale", m.Scale, "expected the factor into m/s^2 (1, or 9.81 for a record in g; 0 means 1)")
+		}
 	default:
-		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity or sine")
+		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity, sine or record")
 	}
 	return nil
 }
@@ -694,7 +709,8 @@ const maxMotionSpeed = 1e6
 // sine's amplitude under the default type "fixed" would leave the ground
 // still without a word.
 func (m Motion) unused(where string) error {
-	reads := map[string][]string{"": nil, "fixed": nil, "velocity": {"velocity"}, "sine": {"amplitude", "period", "direction"}}
+	reads := map[string][]string{"": nil, "fixed": nil, "velocity": {"velocity"}, "sine": {"amplitude", "period", "direction"},
+		"record": {"direction", "file", "column", "scale"}}
 	keys, ok := reads[m.Type]
 	if !ok {
 		return nil // check names the unknown type
@@ -702,14 +718,15 @@ func (m Motion) unused(where string) error {
 	given := []struct {
 		key string
 		set bool
-	}{{"velocity", m.Velocity != nil}, {"amplitude", m.Amplitude != 0}, {"period", m.Period != 0}, {"direction", m.Direction != nil}}
+	}{{"velocity", m.Velocity != nil}, {"amplitude", m.Amplitude != 0}, {"period", m.Period != 0}, {"direction", m.Direction != nil},
+		{"file", m.File != ""}, {"column", m.Column != ""}, {"scale", m.Scale != 0}}
 	for _, g := range given {
 		if g.set && !slices.Contains(keys, g.key) {
 			typ := m.Type
 			if typ == "" {
 				typ = "fixed"
 			}
-			fix := `type = "sine" with amplitude, period and direction, or type = "velocity" with velocity`
+			fix := `type = "sine" with amplitude, period and direction, type = "velocity" with velocity, or type = "record" with file, direction, column and scale`
 			return fmt.Errorf(`%s: motion.%s is given, but a motion of type %q does not use it: give %s, or leave it out`, where, g.key, typ, fix)
 		}
 	}
