@@ -178,6 +178,9 @@ func (s *Scene) estimate(v Variant) (Estimate, []*mesh.Mesh, error) {
 	for _, r := range s.Rigid {
 		est.addRigid(1, float64(max(len(r.Polygon), 4)))
 	}
+	for _, w := range s.Walls {
+		est.addRigid(float64(w.Courses)*float64(w.Blocks+1), 4)
+	}
 	for _, g := range s.Grains {
 		sides := 0
 		if len(g.Sides) == 2 {

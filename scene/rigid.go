@@ -244,11 +244,21 @@ func (s *Scene) checkRigid(names map[string]bool) error {
 		}
 		groups[s.Grains[i].Group] = true
 	}
+	for i := range s.Walls {
+		if err := s.Walls[i].check(i); err != nil {
+			return err
+		}
+		if names[s.Walls[i].Name] {
+			return fmt.Errorf("wall %q: the name is taken by another body or wall", s.Walls[i].Name)
+		}
+		names[s.Walls[i].Name] = true
+		groups[s.Walls[i].group()] = true
+	}
 	if err := s.Periodic.check(); err != nil {
 		return err
 	}
-	if len(s.Rigid)+len(s.Grains) == 0 && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0 || s.Periodic.X != nil) {
-		return errors.New("[rigid_contacts] or [periodic] without any [[rigid]] body or [[grains]]")
+	if len(s.Rigid)+len(s.Grains)+len(s.Walls) == 0 && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0 || s.Periodic.X != nil) {
+		return errors.New("[rigid_contacts] or [periodic] without any [[rigid]] body, [[grains]] or [[wall]]")
 	}
 	if _, err := s.GapPairs(); err != nil {
 		return err
@@ -302,7 +312,7 @@ func (s *Scene) GapPairs() ([][2]int, error) {
 
 // rigidSystem builds the rigid bodies and their rules.
 func (s *Scene) rigidSystem() (*rigid.System, error) {
-	if len(s.Rigid)+len(s.Grains) == 0 {
+	if len(s.Rigid)+len(s.Grains)+len(s.Walls) == 0 {
 		return nil, nil
 	}
 	var bodies []*rigid.Body
@@ -319,6 +329,13 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 			return nil, fmt.Errorf("%s: grains %q: %w", s.Name, s.Grains[i].Name, err)
 		}
 		bodies = append(bodies, gs...)
+	}
+	for i := range s.Walls {
+		ws, err := s.Walls[i].build()
+		if err != nil {
+			return nil, fmt.Errorf("%s: wall %q: %w", s.Name, s.Walls[i].Name, err)
+		}
+		bodies = append(bodies, ws...)
 	}
 	for _, o := range s.namedObstacles() {
 		co, err := o.build(s)
