@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-//go:embed */scene.toml */*.msh
+//go:embed */scene.toml */*.msh */*.csv
 var files embed.FS
 
 // Names lists the examples.

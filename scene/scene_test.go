@@ -194,6 +194,30 @@ func TestExamples(t *testing.T) {
 				assert.LessOrEqual(t, sim.NormalWork, 0.0)
 			case "disc-on-block":
 				t.Skip("TestDiscOnBlock runs it")
+			case "shake-wall":
+				// 2.5 s (0.5 s with -short) of the record: the table moves
+				// as the record's exact integral says, its wall rocks and
+				// slides on its joints (friction works) without falling,
+				// and contact never creates energy.
+				steps := 2500
+				if testing.Short() {
+					steps = 500
+				}
+				e0 := sim.TotalEnergy().Balance()
+				table := m.Rigid.Bodies[0]
+				motion := table.Motion
+				for i := range steps {
+					_, err := sim.Step()
+					require.NoError(t, err)
+					require.LessOrEqual(t, sim.TotalEnergy().Balance()-e0, 1e-9, "step %d", i+1)
+				}
+				at := float64(steps) * 1e-3
+				assert.InDelta(t, motion.Velocity(at)[0], table.V[0], 1e-12, "the table at the record's velocity")
+				top := m.Rigid.Bodies[len(m.Rigid.Bodies)-1]
+				assert.Greater(t, top.Q[1], 1.0, "the wall stands")
+				if !testing.Short() {
+					assert.Less(t, sim.FrictionWork, -50.0, "its blocks slid on their joints")
+				}
 			case "point-impact":
 				// [TG] eq. 3.44 at each of the eight angles, to 1e-6 of the
 				// 2 m/s: the masses on the sticking side stop, the others

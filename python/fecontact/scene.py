@@ -109,8 +109,8 @@ def read_scene(path):
 
 
 def example_scene(name):
-    """A built-in example's scene as a dict, its meshes named by absolute
-    paths (so that the dict runs from any folder): what ``fecontact
+    """A built-in example's scene as a dict, its meshes and records named by
+    absolute paths (so that the dict runs from any folder): what ``fecontact
     example NAME --scene DIR`` writes, kept for the session."""
     if name not in _examples:
         folder = tempfile.mkdtemp(prefix="fecontact-example-%s-" % name)
@@ -120,5 +120,9 @@ def example_scene(name):
         for body in scene.get("body", []):
             if "gmsh" in body and not os.path.isabs(body["gmsh"]):
                 body["gmsh"] = os.path.join(target, body["gmsh"])
+        for table in scene.get("obstacle", []) + scene.get("rigid", []):
+            motion = table.get("motion", {})
+            if "file" in motion and not os.path.isabs(motion["file"]):  # a ground motion record
+                motion["file"] = os.path.join(target, motion["file"])
         _examples[name] = scene
     return json.loads(json.dumps(_examples[name]))  # a copy the caller may edit
