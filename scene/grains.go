@@ -11,7 +11,11 @@ import (
 
 // Grains generates random convex polygonal grains ([M04] section 3.2), or
 // disks, NAME1 to NAMEcount, on a lattice that fills Region row by row
-// from its lower-left corner.
+// from its lower-left corner, or (Placement "random") placed at random in
+// Region without overlap (random sequential addition: each grain's
+// circumscribed circle clear of the others'), Count of them or as many as
+// make SolidFraction of the region's area; a sample that cannot be placed
+// is refused with how many fit. Both are reproducible from Seed.
 type Grains struct {
 	Name     string      `toml:"name"`
 	Group    string      `toml:"group"`
@@ -25,6 +29,11 @@ type Grains struct {
 	Velocity []float64   `toml:"velocity"`
 	Gravity  []float64   `toml:"gravity"`
 	Fixed    bool        `toml:"fixed"` // glued: driven bodies that do not move
+	// Placement is "lattice" (the default) or "random"; SolidFraction,
+	// with random placement instead of Count, the grains' area over the
+	// region's to reach.
+	Placement     string  `toml:"placement"`
+	SolidFraction float64 `toml:"solid_fraction"`
 }
 
 // Periodic makes the rigid bodies' cell periodic along x.
@@ -46,8 +55,15 @@ func (g *Grains) check(i int) error {
 		return fmt.Errorf("%s: name %w", where, err)
 	}
 	where = fmt.Sprintf("grains %q", g.Name)
+	random := g.Placement == "random"
 	switch {
-	case g.Count < 1 || g.Count > maxGrains:
+	case g.Placement != "" && g.Placement != "lattice" && !random:
+		return bad(where, "placement", fmt.Sprintf("%q", g.Placement), `expected "lattice" or "random"`)
+	case g.SolidFraction != 0 && (!random || g.Count != 0):
+		return bad(where, "solid_fraction", g.SolidFraction, `applies with placement = "random" and no count`)
+	case random && g.SolidFraction != 0 && !(g.SolidFraction > 0 && g.SolidFraction < 0.55):
+		return bad(where, "solid_fraction", g.SolidFraction, "expected a fraction in (0, 0.55): random addition jams near 0.55 for disks, lower for polygons (a denser sample comes by deposition: let it settle)")
+	case (g.Count < 1 && !(random && g.SolidFraction != 0)) || g.Count > maxGrains:
 		return bad(where, "count", g.Count, fmt.Sprintf("expected a number of grains in [1, %d] (each takes about a kB and a share of every step)", maxGrains))
 	case g.Shape != "" && g.Shape != "polygon" && g.Shape != "disk":
 		return bad(where, "shape", g.Shape, `expected "polygon" or "disk"`)
@@ -71,6 +87,9 @@ func (g *Grains) check(i int) error {
 	case g.Fixed && (g.Velocity != nil || g.Gravity != nil):
 		return fmt.Errorf("%s: fixed grains do not move: leave velocity and gravity out", where)
 	}
+	if random {
+		return nil // placed when built, refused there if they do not fit
+	}
 	pitch := 2 * g.Radius[1] * 1.05
 	// In floating point: a region of 1e9 pitches a side would overflow
 	// the product of ints.
@@ -84,6 +103,9 @@ func (g *Grains) check(i int) error {
 
 // build draws the grains.
 func (g *Grains) build() ([]*rigid.Body, error) {
+	if g.Placement == "random" {
+		return g.random()
+	}
 	rng := rand.New(rand.NewPCG(g.Seed, 0x6a41))
 	pitch := 2 * g.Radius[1] * 1.05
 	cols := int((g.Region[1][0] - g.Region[0][0]) / pitch)
@@ -98,21 +120,100 @@ func (g *Grains) build() ([]*rigid.Body, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Group = g.Group
-		switch {
-		case g.Fixed:
-			b.Motion = contact.Fixed{}
-		default:
-			if g.Velocity != nil {
-				b.V[0], b.V[1] = g.Velocity[0], g.Velocity[1]
-			}
-			if g.Gravity != nil {
-				b.Gravity = [2]float64{g.Gravity[0], g.Gravity[1]}
-			}
-		}
+		g.setUp(b)
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// randomTries bounds the positions tried for one grain before the sample
+// is declared full.
+const randomTries = 10000
+
+// random places the grains at random in the region, each one's
+// circumscribed circle clear of the others' and inside the region.
+func (g *Grains) random() ([]*rigid.Body, error) {
+	rng := rand.New(rand.NewPCG(g.Seed, 0x7a55))
+	x0, y0, x1, y1 := g.Region[0][0], g.Region[0][1], g.Region[1][0], g.Region[1][1]
+	target := (x1 - x0) * (y1 - y0) * g.SolidFraction
+	grid := newDiskGrid(2 * g.Radius[1])
+	var out []*rigid.Body
+	var area float64
+	for k := 0; (g.Count > 0 && k < g.Count) || (g.Count == 0 && area < target); k++ {
+		shape, err := g.draw(rng)
+		if err != nil {
+			return nil, err
+		}
+		r := shape.Radius()
+		placed := false
+		for range randomTries {
+			c := [2]float64{x0 + r + (x1-x0-2*r)*rng.Float64(), y0 + r + (y1-y0-2*r)*rng.Float64()}
+			if grid.clear(c, r) {
+				grid.add(c, r)
+				b, err := rigid.NewBody(fmt.Sprintf("%s%d", g.Name, k+1), shape, c, g.Rho)
+				if err != nil {
+					return nil, err
+				}
+				g.setUp(b)
+				out, area, placed = append(out, b), area+shape.Area(), true
+				break
+			}
+		}
+		if !placed {
+			return nil, fmt.Errorf("only %d grains (solid fraction %.3f) fit in the region by random addition: enlarge the region, or lower count or solid_fraction (a denser sample comes by deposition: let it settle)", len(out), area/((x1-x0)*(y1-y0)))
+		}
+	}
+	return out, nil
+}
+
+// setUp gives a grain the sample's group and motion.
+func (g *Grains) setUp(b *rigid.Body) {
+	b.Group = g.Group
+	switch {
+	case g.Fixed:
+		b.Motion = contact.Fixed{}
+	default:
+		if g.Velocity != nil {
+			b.V[0], b.V[1] = g.Velocity[0], g.Velocity[1]
+		}
+		if g.Gravity != nil {
+			b.Gravity = [2]float64{g.Gravity[0], g.Gravity[1]}
+		}
+	}
+}
+
+// diskGrid finds the placed circles near a point: cells of the largest
+// diameter, so that a new circle meets only those of its 3 x 3 cells.
+type diskGrid struct {
+	cell  float64
+	cells map[[2]int][][3]float64
+}
+
+func newDiskGrid(cell float64) *diskGrid {
+	return &diskGrid{cell: cell, cells: map[[2]int][][3]float64{}}
+}
+
+func (d *diskGrid) key(c [2]float64) [2]int {
+	return [2]int{int(math.Floor(c[0] / d.cell)), int(math.Floor(c[1] / d.cell))}
+}
+
+func (d *diskGrid) clear(c [2]float64, r float64) bool {
+	k := d.key(c)
+	for i := k[0] - 1; i <= k[0]+1; i++ {
+		for j := k[1] - 1; j <= k[1]+1; j++ {
+			for _, o := range d.cells[[2]int{i, j}] {
+				if math.Hypot(c[0]-o[0], c[1]-o[1]) < r+o[2] {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func (d *diskGrid) add(c [2]float64, r float64) {
+	k := d.key(c)
+	d.cells[k] = append(d.cells[k], [3]float64{c[0], c[1], r})
 }
 
 // draw draws one grain's shape: a disk's radius uniform in Radius, or a
