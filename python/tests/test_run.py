@@ -62,7 +62,11 @@ def test_ctrl_c_stops_at_a_consistent_point_and_resume_goes_on(tmp_path, block_s
     block_scene["time"]["duration"] = 50.0  # 500 000 steps: stopped at its first progress line (10 %)
     block_scene["output"]["every"] = 10000
     fecontact.write_scene(block_scene, tmp_path / "long.toml")
+    # The child takes Ctrl-C as a terminal's Python does, even where this
+    # test runs in a background job, whose shell leaves SIGINT ignored.
     script = textwrap.dedent(f"""
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import fecontact
         try:
             fecontact.run({str(tmp_path / "long.toml")!r}, {str(tmp_path / "out")!r})
