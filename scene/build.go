@@ -200,9 +200,16 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 		}
 		dil = element.MeanDilatation
 	}
+	var tractions []timestep.Traction
+	for k, tr := range b.Traction {
+		if _, err := m.EdgeGroup(tr.Group); err != nil {
+			return nil, fmt.Errorf("traction %d: group %q: %w: give one of the mesh's edge groups", k+1, tr.Group, err)
+		}
+		tractions = append(tractions, tr.load())
+	}
 	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.BodyOptions{
 		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
-		Law: models[b.Model], Dilatation: dil,
+		Law: models[b.Model], Dilatation: dil, Traction: tractions,
 	})
 	if err != nil {
 		return nil, err

@@ -150,9 +150,12 @@ type Body struct {
 	Fixed     []Fixed    `toml:"fixed"`
 	Velocity  []float64  `toml:"velocity"` // initial, m/s
 	Gravity   []float64  `toml:"gravity"`  // m/s^2
-	Ramp      float64    `toml:"ramp"`     // s: gravity rises linearly from 0 to full over it
-	Damping   Damping    `toml:"damping"`
-	Lumped    bool       `toml:"lumped"` // HRZ lumped mass
+	Ramp      float64    `toml:"ramp"`     // s: gravity and the tractions rise linearly from 0 to full over it
+	// Traction loads edge groups: a traction vector or a pressure on
+	// each, constant after the ramp.
+	Traction []Traction `toml:"traction"`
+	Damping  Damping    `toml:"damping"`
+	Lumped   bool       `toml:"lumped"` // HRZ lumped mass
 	// Model is "linear" (small strain, the default), "stvenant" or
 	// "neohookean" (large strain, plane strain, element.Hyperelastic).
 	Model string `toml:"model"`
@@ -592,7 +595,7 @@ func (b *Body) check(i int, t Time) error {
 	case b.Damping.Alpha < 0 || b.Damping.Beta < 0 || !finite(b.Damping.Alpha, b.Damping.Beta):
 		return bad(where, "damping", fmt.Sprintf("{alpha = %g, beta = %g}", b.Damping.Alpha, b.Damping.Beta), "expected non-negative Rayleigh coefficients")
 	case !(b.Ramp >= 0) || !finite(b.Ramp):
-		return bad(where, "ramp", b.Ramp, "expected a duration >= 0 in s over which gravity rises from 0")
+		return bad(where, "ramp", b.Ramp, "expected a duration >= 0 in s over which gravity and the tractions rise from 0")
 	case a > 1:
 		// The step multiplies a rigid motion's velocity by
 		// (1 - (1-theta) alpha h) / (1 + theta alpha h), negative here.
@@ -608,6 +611,11 @@ func (b *Body) check(i int, t Time) error {
 			return bad(where, "rectangle.cells", r.Cells, "expected [nx, ny], both at least 1")
 		}
 	}
+	for k, tr := range b.Traction {
+		if err := tr.check(fmt.Sprintf("%s: traction %d", where, k+1)); err != nil {
+			return err
+		}
+	}
 	for k, f := range b.Fixed {
 		if f.Group == "" {
 			return fmt.Errorf("%s: fixed %d: group is missing", where, k+1)
@@ -619,6 +627,40 @@ func (b *Body) check(i int, t Time) error {
 		}
 	}
 	return nil
+}
+
+// Traction is a load on a body's edge group: Value = [tx, ty] (Pa), or
+// Pressure (Pa, along the inward normal: positive pushes on the edge).
+type Traction struct {
+	Group    string    `toml:"group"`
+	Value    []float64 `toml:"value"`
+	Pressure *float64  `toml:"pressure"`
+}
+
+// check refuses a traction without a group, with neither or both of
+// value and pressure, or a value that is not finite.
+func (tr Traction) check(where string) error {
+	switch {
+	case tr.Group == "":
+		return fmt.Errorf("%s: group is missing: the edge group it loads", where)
+	case (tr.Value == nil) == (tr.Pressure == nil):
+		return fmt.Errorf("%s: give value = [tx, ty] (Pa) or pressure (Pa), one of them", where)
+	case tr.Value != nil && (len(tr.Value) != 2 || !bounded(tr.Value...)):
+		return bad(where, "value", tr.Value, "expected [tx, ty] in Pa")
+	case tr.Pressure != nil && !bounded(*tr.Pressure):
+		return bad(where, "pressure", *tr.Pressure, "expected a pressure in Pa")
+	}
+	return nil
+}
+
+// load is the traction as the body takes it: t(x, n), the pressure's
+// along -n.
+func (tr Traction) load() timestep.Traction {
+	if p := tr.Pressure; p != nil {
+		return timestep.Traction{Group: tr.Group, Value: func(_ float64, _, n [2]float64) [2]float64 { return [2]float64{-*p * n[0], -*p * n[1]} }}
+	}
+	v := [2]float64{tr.Value[0], tr.Value[1]}
+	return timestep.Traction{Group: tr.Group, Value: func(float64, [2]float64, [2]float64) [2]float64 { return v }}
 }
 
 // fileName checks a body or obstacle name: it becomes part of output file
