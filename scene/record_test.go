@@ -132,3 +132,36 @@ moment = 0.5
 	_, err = Decode(strings.NewReader(strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nforce = [1.0, 0.0]", 1)), "x.toml")
 	assert.ErrorContains(t, err, "a driven body (motion) takes its velocity from the motion: leave velocity, omega, gravity, force and moment out")
 }
+
+// TestBlockPushedOnARoughFloor: a block on a rough floor (mu 0.4) pushed
+// by a horizontal force F stays while F <= mu m g and slides at (F - mu
+// m g) / m beyond (from its second step: a new unit takes the static
+// coefficient, here the same), the friction work mu m g times the way.
+func TestBlockPushedOnARoughFloor(t *testing.T) {
+	const g, mu = 9.81, 0.4
+	for _, ratio := range []float64{0.5, 0.99, 1.5, 3} {
+		scene := strings.Replace(rigidMinimal, "radius = 0.1\n", "rectangle = [0.2, 0.1]\n", 1)
+		scene = strings.Replace(scene, "position = [0.0, 0.1]", "position = [0.0, 0.05]", 1)
+		scene = strings.Replace(scene, "mu = 0.3\n", fmt.Sprintf("mu = %g\n", mu), 1)
+		scene = strings.Replace(scene, "duration = 1e-2", "duration = 0.5", 1)
+		w := 1000 * 0.2 * 0.1 * g
+		scene = strings.Replace(scene, "gravity = [0.0, -9.81]\n", fmt.Sprintf("gravity = [0.0, -9.81]\nforce = [%.17g, 0.0]\n", ratio*mu*w), 1)
+		sc, err := Decode(strings.NewReader(scene), "push.toml")
+		require.NoError(t, err)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err)
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		b := m.Rigid.Bodies[1]
+		for range sc.Steps() {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		a := max(0, (ratio-1)*mu*g)
+		assert.InDelta(t, a*0.5, b.V[0], 1e-9+a*2e-3, "F = %g mu m g: the speed after 0.5 s", ratio)
+		assert.InDelta(t, 0, b.V[2], 1e-9, "F = %g mu m g: no turning", ratio)
+		if a > 0 {
+			assert.InEpsilon(t, -mu*w*b.Q[0], sim.FrictionWork, 1e-3, "F = %g mu m g: the friction work", ratio)
+		}
+	}
+}
