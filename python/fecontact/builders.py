@@ -1,0 +1,57 @@
+"""Builders and loads as dict helpers: the tables a scene dict holds for a
+masonry wall, a random granular sample, a ground motion record and a
+traction, with the keys of docs/guide.md (*Scene files*). They only make
+the dicts; the binary expands and checks them when it runs, so that a
+study scripted here and a scene file written by hand are one thing.
+
+    scene["wall"] = [fecontact.wall("w", origin=(0, 0), courses=8, blocks=2, size=(0.3, 0.15))]
+    scene["rigid"][0]["motion"] = fecontact.record_motion("ground.csv", column="a [g]", scale=9.81)
+"""
+
+import os
+
+
+def _drop_none(d):
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def wall(name, origin, courses, blocks, size, bond="running", joint=0.0, rho=2000.0, gravity=(0.0, -9.81), group=None,
+         velocity=None):
+    """A [[wall]] table: `courses` of `blocks` blocks of `size` = (w, h)
+    from `origin` (its lower-left corner), in a running or stack bond,
+    with joints of `joint` m (0: dry)."""
+    return _drop_none({"name": name, "group": group, "origin": list(origin), "courses": int(courses), "blocks": int(blocks),
+                       "size": list(size), "bond": bond, "joint": float(joint), "rho": float(rho),
+                       "gravity": list(gravity) if gravity is not None else None,
+                       "velocity": list(velocity) if velocity is not None else None})
+
+
+def random_grains(name, region, radius, count=None, solid_fraction=None, shape="disk", sides=None, rho=2600.0, seed=0,
+                  gravity=(0.0, -9.81), group=None):
+    """A [[grains]] table placed at random (random sequential addition):
+    `count` grains, or as many as make `solid_fraction` of `region` =
+    ((x0, y0), (x1, y1)); radii uniform in `radius` = (min, max); the same
+    `seed` gives the same sample."""
+    if (count is None) == (solid_fraction is None):
+        raise ValueError("random_grains: give count or solid_fraction, one of them")
+    return _drop_none({"name": name, "group": group, "placement": "random", "count": count, "solid_fraction": solid_fraction,
+                       "shape": shape, "sides": list(sides) if sides is not None else None,
+                       "radius": list(radius), "region": [list(region[0]), list(region[1])], "rho": float(rho), "seed": int(seed),
+                       "gravity": list(gravity) if gravity is not None else None})
+
+
+def record_motion(file, direction=(1.0, 0.0), column=None, scale=None):
+    """A ground motion from a recorded acceleration: a CSV `file` (made
+    absolute, so that the scene runs from any folder) whose first column
+    is the time in s and `column` (default the second) the acceleration
+    along `direction`, in m/s^2 times `scale` (9.81 for a record in g)."""
+    return _drop_none({"type": "record", "file": os.path.abspath(os.fspath(file)), "direction": list(direction),
+                       "column": column, "scale": scale})
+
+
+def traction(group, value=None, pressure=None):
+    """A traction on a body's edge group: `value` = (tx, ty) in Pa, or a
+    `pressure` in Pa along the inward normal."""
+    if (value is None) == (pressure is None):
+        raise ValueError("traction: give value or pressure, one of them")
+    return _drop_none({"group": group, "value": list(value) if value is not None else None, "pressure": pressure})

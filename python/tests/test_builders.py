@@ -1,0 +1,59 @@
+"""Builders and loads as dict helpers: the same TOML as a scene file, run
+by the binary, which expands and checks them."""
+
+import pytest
+
+import fecontact
+
+
+def test_wall_on_a_recorded_table_and_random_grains(tmp_path):
+    csv = tmp_path / "ground.csv"
+    csv.write_text("time [s],a [g]\n0,0\n0.05,0.1\n0.1,0\n")
+    scene = {
+        "title": "a wall and a sample from Python",
+        "time": {"h": 1e-3, "duration": 0.05},
+        "rigid": [{"name": "table", "group": "table", "rectangle": [3.0, 0.2], "position": [0.5, -0.1],
+                   "motion": fecontact.record_motion(csv, column="a [g]", scale=9.81)}],
+        "wall": [fecontact.wall("w", origin=(0.0, 0.0), courses=3, blocks=2, size=(0.3, 0.15))],
+        "grains": [fecontact.random_grains("g", region=((1.0, 0.0), (1.6, 0.6)), radius=(0.02, 0.03), solid_fraction=0.3,
+                                           seed=3)],
+        "rigid_contacts": {"rule": [{"groups": ["*", "*"], "mu": 0.6}]},
+    }
+    run = fecontact.run(scene, tmp_path / "out", quiet=True)
+    assert run.row(-1)["time"] == pytest.approx(0.05)
+    t, part, frame = run.series("rigid")[-1]
+    # The table, the sample's grains and the wall's 2 + 3 + 2 blocks (the
+    # running bond's middle course has a half block at each end), in that
+    # order.
+    grains = len(frame.cells) - 1 - 7
+    area = sum(frame.cell_data["area"][1:1 + grains])
+    assert grains > 10 and area / 0.36 == pytest.approx(0.3, abs=0.01)
+    assert sum(frame.cell_data["area"][1 + grains:]) == pytest.approx(6 * 0.3 * 0.15, rel=1e-9)
+    # The record is named by its absolute path: the scene runs from anywhere.
+    assert scene["rigid"][0]["motion"]["file"] == str(csv)
+
+
+def test_traction_pulls_a_bar(tmp_path):
+    scene = {
+        "time": {"h": 1e-4, "duration": 0.01},
+        "body": [{"name": "bar", "rectangle": {"kind": "Q4", "origin": [0.0, 0.0], "size": [1.0, 0.1], "cells": [10, 1]},
+                  "E": 1e9, "nu": 0.0, "rho": 1000, "plane": "stress", "fixed": [{"group": "left"}],
+                  "traction": [fecontact.traction("right", value=(1e5, 0.0))]}],
+    }
+    run = fecontact.run(scene, tmp_path / "out", quiet=True)
+    assert run.row(-1)["external_work"] > 0
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: fecontact.traction("right"), "give value or pressure"),
+    (lambda: fecontact.random_grains("g", ((0, 0), (1, 1)), (0.1, 0.2)), "give count or solid_fraction"),
+])
+def test_helpers_refuse_what_the_scene_would(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_binary_refuses_a_bad_wall(tmp_path):
+    scene = {"time": {"h": 1e-3, "duration": 0.01}, "wall": [fecontact.wall("w", origin=(0, 0), courses=0, blocks=2, size=(0.3, 0.15))]}
+    with pytest.raises(fecontact.FecontactError, match=r'the scene dict: wall "w": courses x blocks = 0 x 2'):
+        fecontact.run(scene, tmp_path / "out", quiet=True)
