@@ -38,6 +38,21 @@ func onSlope(b *rigid.Body, alpha, half float64, up [2]float64) {
 	b.Gravity = [2]float64{0, -g}
 }
 
+// slopeBlock is a 0.2 x 0.1 m block (2500 kg/m^3) resting flat on a
+// fixed incline of alpha under gravity, its contacts under rule.
+func slopeBlock(t *testing.T, alpha float64, rule rigid.Rule) (sys *rigid.System, block *rigid.Body, down, up [2]float64) {
+	t.Helper()
+	ground, down, up := incline(t, alpha)
+	shape, err := rigid.Rectangle(0.2, 0.1)
+	require.NoError(t, err)
+	block, err = rigid.NewBody("block", shape, [2]float64{}, 2500)
+	require.NoError(t, err)
+	onSlope(block, alpha, 0.05, up)
+	sys, err = rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{rule}, 0)
+	require.NoError(t, err)
+	return sys, block, down, up
+}
+
 func run(t *testing.T, sys *rigid.System, h float64, steps int) *timestep.Simulation {
 	t.Helper()
 	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Rigid: sys})
@@ -65,14 +80,7 @@ func TestBlockOnIncline(t *testing.T) {
 		{"sticks shock", 0.7, contact.Shock},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ground, down, up := incline(t, alpha)
-			shape, err := rigid.Rectangle(0.2, 0.1)
-			require.NoError(t, err)
-			block, err := rigid.NewBody("block", shape, [2]float64{}, 2500)
-			require.NoError(t, err)
-			onSlope(block, alpha, 0.05, up)
-			sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: tc.mu, Law: tc.law}}, 0)
-			require.NoError(t, err)
+			sys, block, down, up := slopeBlock(t, alpha, rigid.Rule{Mu: tc.mu, Law: tc.law})
 			const h, T = 1e-3, 0.5
 			run(t, sys, h, 500)
 			v := block.V[0]*down[0] + block.V[1]*down[1]
@@ -138,15 +146,8 @@ func TestStaticFrictionHolds(t *testing.T) {
 	for _, law := range []contact.Law{contact.Positional, contact.Shock} {
 		for _, deg := range []float64{10, 20, 25} {
 			alpha := deg * math.Pi / 180
-			ground, down, up := incline(t, alpha)
-			shape, err := rigid.Rectangle(0.2, 0.1)
-			require.NoError(t, err)
-			block, err := rigid.NewBody("block", shape, [2]float64{}, 2500)
-			require.NoError(t, err)
-			onSlope(block, alpha, 0.05, up)
+			sys, block, down, _ := slopeBlock(t, alpha, rigid.Rule{Mu: muS, MuDynamic: &dyn, Law: law})
 			start := block.Q
-			sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: muS, MuDynamic: &dyn, Law: law}}, 0)
-			require.NoError(t, err)
 			run(t, sys, 1e-3, 1000)
 			moved := (block.Q[0]-start[0])*down[0] + (block.Q[1]-start[1])*down[1]
 			require.InDelta(t, 0, moved, 1e-6, "%v, %g degrees: held at rest (moved %g m)", law, deg, moved)
@@ -154,16 +155,9 @@ func TestStaticFrictionHolds(t *testing.T) {
 		alpha := 20 * math.Pi / 180
 		for k := range 8 {
 			v0 := 0.5 + 0.37*float64(k)
-			ground, down, up := incline(t, alpha)
-			shape, err := rigid.Rectangle(0.2, 0.1)
-			require.NoError(t, err)
-			block, err := rigid.NewBody("block", shape, [2]float64{}, 2500)
-			require.NoError(t, err)
-			onSlope(block, alpha, 0.05, up)
+			sys, block, down, _ := slopeBlock(t, alpha, rigid.Rule{Mu: muS, MuDynamic: &dyn, Law: law})
 			block.V = [3]float64{-v0 * down[0], -v0 * down[1], 0}
 			start := block.Q
-			sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: muS, MuDynamic: &dyn, Law: law}}, 0)
-			require.NoError(t, err)
 			stopAt := v0 * v0 / (2 * g * (math.Sin(alpha) + muD*math.Cos(alpha)))
 			sim := run(t, sys, 1e-3, int(1000*v0/(g*(math.Sin(alpha)+muD*math.Cos(alpha))))+300)
 			up1 := -((block.Q[0]-start[0])*down[0] + (block.Q[1]-start[1])*down[1])
