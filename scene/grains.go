@@ -88,6 +88,9 @@ func (g *Grains) check(i int) error {
 		return fmt.Errorf("%s: fixed grains do not move: leave velocity and gravity out", where)
 	}
 	if random {
+		if g.Region[1][0]-g.Region[0][0] < 2*g.Radius[1] || g.Region[1][1]-g.Region[0][1] < 2*g.Radius[1] {
+			return bad(where, "region", g.Region, fmt.Sprintf("expected a region at least a grain across (2 x %g m) each way", g.Radius[1]))
+		}
 		return nil // placed when built, refused there if they do not fit
 	}
 	pitch := 2 * g.Radius[1] * 1.05
@@ -140,6 +143,9 @@ func (g *Grains) random() ([]*rigid.Body, error) {
 	var out []*rigid.Body
 	var area float64
 	for k := 0; (g.Count > 0 && k < g.Count) || (g.Count == 0 && area < target); k++ {
+		if k == maxGrains {
+			return nil, fmt.Errorf("solid_fraction %g of the region takes more than %d grains of radius %v: a larger radius or a smaller region", g.SolidFraction, maxGrains, g.Radius)
+		}
 		shape, err := g.draw(rng)
 		if err != nil {
 			return nil, err

@@ -63,4 +63,13 @@ func TestRandomGrains(t *testing.T) {
 	assert.ErrorContains(t, err, "fit in the region by random addition: enlarge the region, or lower count or solid_fraction")
 	_, err = Decode(strings.NewReader(strings.Replace(text, "count = 5000", "solid_fraction = 0.9", 1)), "dense.toml")
 	assert.ErrorContains(t, err, "solid_fraction = 0.9: expected a fraction in (0, 0.55)")
+	_, err = Decode(strings.NewReader(strings.Replace(text, "region = [[0.0, 1.0], [0.3, 1.3]]", "region = [[0.0, 1.0], [0.01, 1.3]]", 1)), "narrow.toml")
+	assert.ErrorContains(t, err, "expected a region at least a grain across (2 x 0.008 m) each way")
+	// A fraction of a huge region in tiny grains: refused at the bound,
+	// not a billion grains.
+	huge := strings.Replace(strings.Replace(text, "count = 5000", "solid_fraction = 0.3", 1), "region = [[0.0, 1.0], [0.3, 1.3]]", "region = [[0.0, 1.0], [1e4, 1e4]]", 1)
+	sc, err = Decode(strings.NewReader(huge), "huge.toml")
+	require.NoError(t, err)
+	_, err = sc.Model(Variant{})
+	assert.ErrorContains(t, err, "takes more than 1000000 grains")
 }

@@ -15,6 +15,10 @@ import (
 	"github.com/fecontact/fecontact/internal/inputfile"
 )
 
+// maxRecordAcceleration bounds a record's acceleration (m/s^2): 1e5 g,
+// past any shake table or earthquake, before its integral overflows.
+const maxRecordAcceleration = 1e6
+
 // maxRecordBytes bounds a record's CSV file (an accelerogram of a day at
 // 1 kHz is a few MB).
 const maxRecordBytes = 256 << 20
@@ -91,9 +95,9 @@ func (m Motion) columns(data []byte, path string) (t, a []float64, err error) {
 		}
 		x, err1 := strconv.ParseFloat(strings.TrimSpace(rec[0]), 64)
 		v, err2 := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
-		if err1 != nil || err2 != nil || math.IsNaN(x+v) || math.IsInf(x+v, 0) {
+		if err1 != nil || err2 != nil || math.IsNaN(x+v) || math.IsInf(x+v, 0) || math.Abs(scale*v) > maxRecordAcceleration {
 			line, _ := r.FieldPos(0)
-			return nil, nil, fmt.Errorf("%s line %d: %q, %q: expected a time and an acceleration, finite numbers", path, line, rec[0], rec[col])
+			return nil, nil, fmt.Errorf("%s line %d: %q, %q: expected a time and an acceleration, finite numbers, the acceleration times motion.scale within +-%g m/s^2", path, line, rec[0], rec[col], maxRecordAcceleration)
 		}
 		t, a = append(t, x), append(a, scale*v)
 	}

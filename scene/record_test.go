@@ -83,12 +83,17 @@ func TestShakeTableRecord(t *testing.T) {
 		}
 		assert.ErrorContains(t, err, tc.want)
 	}
-	path := shakeTable(t, g, motion)
+	path := shakeTable(t, 2*g, strings.Replace(motion, "scale = 9.81", "scale = 1e6", 1)) // 2e6 m/s^2
+	sc, err := Load(path)
+	require.NoError(t, err)
+	_, err = sc.Model(Variant{})
+	assert.ErrorContains(t, err, "within +-1e+06 m/s^2")
+	path = shakeTable(t, g, motion)
 	csv := filepath.Join(filepath.Dir(path), "ground.csv")
 	data, err := os.ReadFile(csv)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(csv, []byte(strings.Replace(string(data), "0.1,", "0.1x,", 1)), 0o644))
-	sc, err := Load(path)
+	sc, err = Load(path)
 	require.NoError(t, err)
 	_, err = sc.Model(Variant{})
 	assert.ErrorContains(t, err, `ground.csv line 103: "0.1x", "1": expected a time and an acceleration, finite numbers`)

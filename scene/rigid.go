@@ -97,6 +97,11 @@ func tangential(e, et *float64) *float64 {
 	return new(float64)
 }
 
+// maxCohesion bounds a bond's tension (N/m): a mortar holds some 1e5,
+// and far beyond it the change of variables' impulses swamp the problem's
+// round-off.
+const maxCohesion = 1e12
+
 // restitution is the e of a contact's shock law: restitution as given, or
 // that of the dissipation index (default 1: inelastic).
 func restitution(delta, e *float64) float64 {
@@ -213,8 +218,8 @@ func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 			return bad(where, "dissipation_index", *r.DissipationIndex, "expected a value in [0, 1] (1: inelastic)")
 		case r.DissipationIndex != nil && r.Law == "signorini":
 			return bad(where, "dissipation_index", *r.DissipationIndex, "applies to the shock law only")
-		case !(r.Cohesion >= 0) || r.Cohesion > 1e300:
-			return bad(where, "cohesion", r.Cohesion, "expected a tension in N/m >= 0 (0: no bond)")
+		case !(r.Cohesion >= 0) || r.Cohesion > maxCohesion:
+			return bad(where, "cohesion", r.Cohesion, fmt.Sprintf("expected a tension in N/m from 0 (no bond) to %g", maxCohesion))
 		}
 		if err := checkRestitution(where, r.Restitution, r.TangentialRestitution, r.DissipationIndex, r.Law); err != nil {
 			return err
