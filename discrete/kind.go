@@ -2,6 +2,7 @@ package discrete
 
 import (
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"math"
 
@@ -165,3 +166,55 @@ func (p source) Body(k contact.Key) int {
 
 func (p source) Thickness(k contact.Key) float64 { return 1 } // masses and impulses per m
 func (p source) Reverse(k contact.Key) bool      { return false }
+
+// StateLen is a component's masses' x and y (kind.Stated).
+func (f family) StateLen(k int) (nq, nv int) { n := f.DOFs(k); return n, n }
+
+func (f family) State(k int, q, v []float64) {
+	for l, i := range f.sys.Component(k) {
+		m := f.sys.Masses[i]
+		if q != nil {
+			q[2*l], q[2*l+1] = m.X[0], m.X[1]
+		}
+		if v != nil {
+			v[2*l], v[2*l+1] = m.V[0], m.V[1]
+		}
+	}
+}
+
+// SetState moves the masses or sets them going; the springs' energy and
+// the kinetic energy they change are booked at the next step's start
+// (System.Begin).
+func (f family) SetState(k int, q, v []float64) error {
+	if err := errors.Join(kind.Finite("position", q), kind.Finite("velocity", v)); err != nil {
+		return fmt.Errorf("%s: %w", f.BodyName(k), err)
+	}
+	for l, i := range f.sys.Component(k) {
+		m := f.sys.Masses[i]
+		if q != nil {
+			m.X = [2]float64{q[2*l], q[2*l+1]}
+		}
+		if v != nil {
+			m.V = [2]float64{v[2*l], v[2*l+1]}
+		}
+	}
+	return nil
+}
+
+// ForceLen is a component's masses' applied forces, x and y
+// (kind.Forced).
+func (f family) ForceLen(k int) int { return f.DOFs(k) }
+
+func (f family) SetForce(k int, load []float64) error {
+	if err := kind.Finite("force", load); err != nil {
+		return fmt.Errorf("%s: %w", f.BodyName(k), err)
+	}
+	f.sys.setForce(k, load)
+	return nil
+}
+
+func (f family) Masses(k int, m []float64) {
+	for l, i := range f.sys.Component(k) {
+		m[2*l], m[2*l+1] = f.sys.Masses[i].M, f.sys.Masses[i].M
+	}
+}

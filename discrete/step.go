@@ -484,3 +484,16 @@ func (s *System) checkFree() error {
 	}
 	return nil
 }
+
+// setForce sets the applied forces of component k's masses (x and y per
+// mass) and the constant force its step takes, whose work Finish books.
+func (s *System) setForce(k int, f []float64) {
+	c := s.comps[k]
+	for l, i := range c.masses {
+		m := s.Masses[i]
+		for d := range 2 {
+			m.Force[d] = f[2*l+d]
+			c.f[2*l+d] = m.M*m.Gravity[d] + m.Force[d]
+		}
+	}
+}

@@ -2,6 +2,7 @@ package rigid
 
 import (
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"math"
 
@@ -164,3 +165,53 @@ func (r source) ID(k contact.Key) kind.ID {
 func (r source) Body(k contact.Key) int          { return r.base + k.A }
 func (r source) Thickness(k contact.Key) float64 { return 1 } // masses and impulses per m
 func (r source) Reverse(k contact.Key) bool      { return false }
+
+// StateLen is a body's pose and velocity: x, y and rotation (kind.Stated).
+func (f family) StateLen(int) (nq, nv int) { return 3, 3 }
+
+func (f family) State(k int, q, v []float64) {
+	b := f.sys.Bodies[k]
+	copy(q, b.Q[:])
+	copy(v, b.V[:])
+}
+
+// SetState moves or sets going a free body; a driven body's motion is
+// prescribed (Motion), and it takes neither.
+func (f family) SetState(k int, q, v []float64) error {
+	b := f.sys.Bodies[k]
+	if b.Driven() && (q != nil || v != nil) {
+		return fmt.Errorf("rigid body %q is driven: its motion is prescribed by the scene, not set by hand", b.Name)
+	}
+	if err := errors.Join(kind.Finite("position", q), kind.Finite("velocity", v)); err != nil {
+		return fmt.Errorf("rigid body %q: %w", b.Name, err)
+	}
+	if q != nil {
+		b.Q = [3]float64(q)
+	}
+	if v != nil {
+		b.V = [3]float64(v)
+	}
+	return nil
+}
+
+// ForceLen is a free body's force and moment (kind.Forced).
+func (f family) ForceLen(k int) int {
+	if f.sys.Bodies[k].Driven() {
+		return 0
+	}
+	return 3
+}
+
+func (f family) SetForce(k int, load []float64) error {
+	b := f.sys.Bodies[k]
+	if err := kind.Finite("force", load); err != nil {
+		return fmt.Errorf("rigid body %q: %w", b.Name, err)
+	}
+	b.Force, b.Moment = [2]float64{load[0], load[1]}, load[2]
+	return nil
+}
+
+func (f family) Masses(k int, m []float64) {
+	b := f.sys.Bodies[k]
+	m[0], m[1], m[2] = b.Mass, b.Mass, b.Inertia
+}

@@ -100,3 +100,59 @@ func (f *feFamily) Load(dec *gob.Decoder) error {
 	}
 	return f.st.setState(st)
 }
+
+// StateLen is the body's nodes' displacements and velocities, x and y per
+// node of its mesh (kind.Stated).
+func (f *feFamily) StateLen(k int) (nq, nv int) {
+	n := 2 * len(f.st.Body(k).Space.Mesh.Nodes)
+	return n, n
+}
+
+func (f *feFamily) State(k int, q, v []float64) {
+	b := f.st.Body(k)
+	if q != nil {
+		b.Space.Expand(q, b.Q, nil)
+	}
+	if v != nil {
+		b.Space.Expand(v, b.V, nil)
+	}
+}
+
+// SetState takes the free DOFs' displacements and velocities from the
+// nodes' (the ledger books the change at the next step's start); a fixed
+// DOF keeps its zero, and a nonzero value there is refused.
+func (f *feFamily) SetState(k int, q, v []float64) error {
+	b := f.st.Body(k)
+	for _, x := range []struct {
+		what string
+		to   []float64
+	}{{"displacement", q}, {"velocity", v}} {
+		if err := kind.Finite(x.what, x.to); err != nil {
+			return fmt.Errorf("body %q: %w", b.Name, err)
+		}
+		for i, e := range b.Space.DOFs.Eq {
+			if x.to != nil && e < 0 && x.to[i] != 0 {
+				return fmt.Errorf("body %q: %s %g of node %d's %c: the node is fixed there (the scene's fix): expected 0", b.Name, x.what, x.to[i], i/2, "xy"[i%2])
+			}
+		}
+	}
+	for i, e := range b.Space.DOFs.Eq {
+		if e < 0 {
+			continue
+		}
+		if q != nil {
+			b.Q[e] = q[i]
+		}
+		if v != nil {
+			b.V[e] = v[i]
+		}
+	}
+	return nil
+}
+
+// Masses are the nodes' row-sum masses (Body.NodalMasses), for x and y.
+func (f *feFamily) Masses(k int, m []float64) {
+	for i, mi := range f.st.Body(k).masses {
+		m[2*i], m[2*i+1] = mi, mi
+	}
+}

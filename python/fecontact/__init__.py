@@ -9,6 +9,10 @@ with ``go build``) and reads what a run writes with numpy alone:
     print(run.row(-1)["kinetic"], run.units["kinetic"])
     t, part, frame = run.series("bodies", body="upper")[-1]
 
+``fecontact.Simulation`` steps a scene in this process instead, through
+the C ABI (libfecontact.so): read and set states and forces between steps,
+read the contacts and the ledger (docs/embedding.md).
+
 Scenes are nested dicts mirroring the TOML reference (docs/guide.md,
 *Scene files*); the binary stays their one validator, and a mistaken
 scene raises FecontactError with its message.
@@ -16,10 +20,11 @@ scene raises FecontactError with its message.
 
 from ._binary import FORMAT, FecontactError, binary
 from .builders import random_grains, record_motion, traction, wall
+from .inproc import CONTACT, Simulation, SimulationError
 from .runs import Run, explore, open_run, records, run, sweep
 from .scene import example_scene, read_scene, write_scene
 from .vtu import Frame, read_pvd, read_vtu
 
-__all__ = ["FORMAT", "FecontactError", "Frame", "Run", "binary", "example_scene", "explore", "open_run", "random_grains",
+__all__ = ["CONTACT", "FORMAT", "FecontactError", "Frame", "Run", "Simulation", "SimulationError", "binary", "example_scene", "explore", "open_run", "random_grains",
            "read_pvd", "read_scene", "read_vtu", "record_motion", "records", "run", "sweep", "traction", "wall", "write_scene"]
 __version__ = "0.1.0"

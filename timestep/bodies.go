@@ -1,0 +1,32 @@
+package timestep
+
+import "github.com/fecontact/fecontact/kind"
+
+// NumBodies is the number of bodies of every kind: the range of the global
+// body index (ContactState.Body), finite-element bodies first, then each
+// kind's in the order the simulation lists them.
+func (s *Simulation) NumBodies() int {
+	n := 0
+	for _, f := range s.families {
+		n += f.Len()
+	}
+	return n
+}
+
+// BodyOf is global body i's family and its index there; ok is false for
+// an index out of range. A program that embeds the simulation reads and
+// sets a body's state through its family (kind.Stated, kind.Forced)
+// between steps.
+func (s *Simulation) BodyOf(i int) (f kind.Family, k int, ok bool) {
+	if i < 0 || i >= s.NumBodies() {
+		return nil, 0, false
+	}
+	f, k = s.family(i)
+	return f, k, true
+}
+
+// Time is the simulation's time: the end of the last step taken.
+func (s *Simulation) Time() float64 { return s.Stepper.Time() }
+
+// H is the simulation's time step.
+func (s *Simulation) H() float64 { return s.Stepper.H() }
