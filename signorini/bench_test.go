@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// BenchmarkFC2D solves each problem of the shared suite at its tolerance;
-// compare with ../shared/peers/siconos/fc2d_solve.py --solvers nsgs-sbm.
+// BenchmarkFC2D solves each problem of Siconos's suite (testdata/fc2d) at its tolerance;
+// compare with Siconos's nsgs-sbm figures in testdata/fc2d/README.md.
 func BenchmarkFC2D(b *testing.B) {
 	for file, tol := range fc2dProblems(b) {
 		p, _, err := ReadProblem(file)

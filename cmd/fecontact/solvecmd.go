@@ -16,10 +16,10 @@ import (
 )
 
 // solveCmd solves frictional contact problems in the exchange format of
-// testdata/fc2d (signorini.Solve: NLGS, Newton's method, or NLGS handed
-// to Newton where it stalls) and prints sweeps, Newton iterations,
-// residual and time: the counterpart of
-// ../shared/peers/siconos/fc2d_solve.py.
+// signorini/testdata/fc2d (signorini.Solve: NLGS, Newton's method, or
+// NLGS handed to Newton where it stalls) and prints sweeps, Newton
+// iterations, residual and time: the counterpart of Siconos's
+// fc2d solvers (their figures in that folder's README).
 func solveCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
