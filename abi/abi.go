@@ -42,6 +42,7 @@ type Handle uint64
 type entry struct {
 	mu      sync.Mutex
 	sim     *timestep.Simulation
+	e0      float64 // the ledger's total when opened (Energy.BalanceError)
 	last    timestep.StepStats
 	failed  string // why the simulation cannot step, "" while it can
 	message string
@@ -115,7 +116,7 @@ func add(sim *timestep.Simulation) Handle {
 	table.Lock()
 	defer table.Unlock()
 	table.next++
-	table.sims[table.next] = &entry{sim: sim}
+	table.sims[table.next] = &entry{sim: sim, e0: sim.TotalEnergy().Balance()}
 	table.message = ""
 	return table.next
 }

@@ -98,14 +98,17 @@ func b2i(b bool) int32 {
 	return 0
 }
 
-// Energy is the simulation's ledger (kind.Energy, J per m of thickness):
-// Balance stays at its initial value up to round-off, contact creating no
-// energy under any law; the works of contact since the start split
-// Contact into the law's (normal), friction's, the moving obstacles' and
-// the push-out of bodies found inside each other (history.csv's columns).
+// Energy is the simulation's ledger (kind.Energy, J per m of thickness),
+// history.csv's columns: TotalEnergy (Kinetic + Elastic + Damping +
+// Numerical - External - Contact) stays at its initial value up to
+// round-off, BalanceError its drift since the simulation was opened,
+// contact creating no energy under any law; the works of contact since the
+// start split Contact into the law's (normal), friction's, the moving
+// obstacles' and the push-out of bodies found inside each other.
 type Energy struct {
-	Kinetic, Elastic, External, Damping, Numerical, Contact, Balance float64
-	NormalWork, FrictionWork, ObstacleWork, PushOutWork              float64
+	Kinetic, Elastic, External, Damping, Numerical, Contact float64
+	TotalEnergy, BalanceError                               float64
+	NormalWork, FrictionWork, ObstacleWork, PushOutWork     float64
 }
 
 // Ledger is the simulation's energy accounts now.
@@ -113,7 +116,7 @@ func Ledger(h Handle) (en Energy, code Code) {
 	code = call(h, func(e *entry) (Code, error) {
 		t := e.sim.TotalEnergy()
 		s := e.sim
-		en = Energy{t.Kinetic, t.Elastic, t.External, t.Damping, t.Numerical, t.Contact, t.Balance(),
+		en = Energy{t.Kinetic, t.Elastic, t.External, t.Damping, t.Numerical, t.Contact, t.Balance(), t.Balance() - e.e0,
 			s.NormalWork, s.FrictionWork, s.ObstacleWork, s.PushOutWork}
 		return OK, nil
 	})

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -126,6 +127,8 @@ func sameFolders(t *testing.T, a, b string) {
 		switch n {
 		case "summary.txt":
 			da, db = untimed(da), untimed([]byte(strings.ReplaceAll(string(db), b, a)))
+		case SummaryJSON:
+			da, db = untimedJSON(t, da), untimedJSON(t, []byte(strings.ReplaceAll(string(db), b, a)))
 		case outdir.MarkerFile: // the same files, listed as they came
 			da, db = sortedLines(da), sortedLines(db)
 		case results.ParaViewScript: // it names its own folder
@@ -144,6 +147,17 @@ func untimed(s []byte) []byte {
 		}
 	}
 	return []byte(strings.Join(kept, "\n"))
+}
+
+// untimedJSON is summary.json without its figures of the clock and the
+// process: when it started, how long, what it cost.
+func untimedJSON(t *testing.T, data []byte) []byte {
+	var s Summary
+	require.NoError(t, json.Unmarshal(data, &s))
+	s.Started, s.Elapsed, s.PerStep, s.Cost = "", Quantity{}, Quantity{}, Cost{}
+	out, err := json.Marshal(s)
+	require.NoError(t, err)
+	return out
 }
 
 // TestResumeUntilHostile: an --until of 1e300 s or NaN is refused by

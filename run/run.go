@@ -300,7 +300,7 @@ func wrote(files *outdir.Folder) []string {
 		if filepath.Ext(n) == ".vtu" || n == "history.csv.partial" || n == "state.json" {
 			continue
 		}
-		if _, err := os.Lstat(filepath.Join(files.Dir(), filepath.FromSlash(n))); err == nil || n == "summary.txt" {
+		if _, err := os.Lstat(filepath.Join(files.Dir(), filepath.FromSlash(n))); err == nil || n == "summary.txt" || n == SummaryJSON {
 			names = append(names, n)
 		}
 	}
@@ -425,6 +425,10 @@ func (rs *running) finish(e0 float64, elapsed time.Duration) error {
 	if err != nil {
 		return err
 	}
+	summaryJSON, err := files.Path(SummaryJSON)
+	if err != nil {
+		return err
+	}
 	sum.print(&b, sim, sc.Solver, e0, r.Done, elapsed, opt.Dir, wrote(files))
 	if g := rs.out.GranularSummary(); g != "" {
 		fmt.Fprintln(&b, g)
@@ -442,19 +446,37 @@ func (rs *running) finish(e0 float64, elapsed time.Duration) error {
 		}
 		fmt.Fprintf(&b, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Stepper.Time())
 	}
-	perStep := elapsed.Seconds() / float64(max(r.Done, 1))
-	if sim.Stepper.NumBodies() > 0 {
-		solve := OneSolve(sim)
-		fmt.Fprintf(&b, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
-			1e3*perStep, perStep/solve.Seconds(), 1e3*solve.Seconds(), PeakMemory())
-	} else {
-		fmt.Fprintf(&b, "cost: %.3g ms per step; peak memory %s\n", 1e3*perStep, PeakMemory())
-	}
+	js := sum.summaryOf(sim, sc.Solver, e0, r.Done, elapsed, wrote(files))
+	js.Interrupted, js.MadeBy, js.Started, js.Command = r.Done < r.Steps, opt.Version, start.Format(time.RFC3339), opt.Command
+	js.Scene, js.SceneAsRun, js.StepsAsked = sc.Name, SceneAsRun, r.Steps
+	js.Cost = cost(&b, sim, js.PerStep)
 	r.Summary = b.String()
-	return atomicfile.Write(summary, func(w io.Writer) error {
+	if err := atomicfile.Write(summary, func(w io.Writer) error {
 		_, err := io.WriteString(w, r.Summary)
 		return err
-	})
+	}); err != nil {
+		return err
+	}
+	return atomicfile.Write(summaryJSON, func(w io.Writer) error { return writeSummaryJSON(w, js) })
+}
+
+// cost prints the summary's cost line and returns its figures.
+func cost(b *bytes.Buffer, sim *timestep.Simulation, perStep Quantity) Cost {
+	c := Cost{PerStep: perStep}
+	peak := PeakMemory()
+	if kb, ok := peakKB(peak); ok {
+		c.PeakMemory = qp(kb, "kB")
+	}
+	if sim.Stepper.NumBodies() == 0 {
+		fmt.Fprintf(b, "cost: %.3g ms per step; peak memory %s\n", 1e3*perStep.Value, peak)
+		return c
+	}
+	solve := OneSolve(sim).Seconds()
+	ratio := Number(float64(perStep.Value) / solve)
+	c.Solve, c.SolveRatio = qp(solve, "s"), &ratio
+	fmt.Fprintf(b, "cost: %.3g ms per step = %.2f x one solve of every body with the same factors (%.3g ms); peak memory %s\n",
+		1e3*perStep.Value, float64(ratio), 1e3*solve, peak)
+	return c
 }
 
 func (o Options) say(format string, a ...any) {

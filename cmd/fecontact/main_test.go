@@ -95,12 +95,15 @@ func TestFreeRun(t *testing.T) {
 	rows, err := csv.NewReader(f).ReadAll()
 	require.NoError(t, err)
 	require.Len(t, rows, 42)
-	require.Equal(t, "balance [J]", rows[0][8])
+	require.Equal(t, []string{"total_energy [J]", "balance_error [J]"}, rows[0][8:10])
 	first, _ := strconv.ParseFloat(rows[1][2], 64)
 	for _, r := range rows[1:] {
 		kin, _ := strconv.ParseFloat(r[2], 64)
 		ela, _ := strconv.ParseFloat(r[3], 64)
 		assert.InDelta(t, first, kin+ela, 1e-10*first)
+		total, _ := strconv.ParseFloat(r[8], 64)
+		drift, _ := strconv.ParseFloat(r[9], 64)
+		assert.InDelta(t, total-first, drift, 1e-12*first, "balance_error is total_energy's drift from step 0")
 	}
 	assert.False(t, strings.Contains(strings.Join(rows[len(rows)-1], ","), "NaN"))
 }

@@ -820,7 +820,7 @@ func TestProvenance(t *testing.T) {
 	assert.Regexp(t, `executable: .*, sha256 [0-9a-f]{16}\n`, rest)
 	assert.Contains(t, rest, "modules: ")
 	assert.Contains(t, rest, "gonum.org/v1/gonum v")
-	assert.Contains(t, rest, "outputs: format 1\n", "the format the Python package reads (python/fecontact/_binary.py)")
+	assert.Contains(t, rest, "outputs: format 2\n", "the format the Python package reads (python/fecontact/_binary.py)")
 	assert.Contains(t, string(summary), "command: fecontact run "+sc+" --steps 3 -o "+out+"\n")
 	assert.Contains(t, string(summary), "scene: "+sc+" (as run: scene-as-run.toml)")
 	kept, err := os.ReadFile(filepath.Join(out, "scene-as-run.toml"))

@@ -140,7 +140,7 @@ func fec_energy_ledger(sim C.fec_sim, out *C.fec_energy) C.int {
 	if c == abi.OK {
 		*out = C.fec_energy{kinetic: C.double(e.Kinetic), elastic: C.double(e.Elastic), external: C.double(e.External),
 			damping: C.double(e.Damping), numerical: C.double(e.Numerical), contact: C.double(e.Contact),
-			balance: C.double(e.Balance), normal_work: C.double(e.NormalWork), friction_work: C.double(e.FrictionWork),
+			total_energy: C.double(e.TotalEnergy), balance_error: C.double(e.BalanceError), normal_work: C.double(e.NormalWork), friction_work: C.double(e.FrictionWork),
 			obstacle_work: C.double(e.ObstacleWork), push_out_work: C.double(e.PushOutWork)}
 	}
 	return code(c)

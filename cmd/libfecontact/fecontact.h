@@ -63,10 +63,13 @@ typedef struct {
 	double normal_work, friction_work; /* J per m, this step */
 } fec_step_stats;
 
-/* The energy ledger (J per m): balance stays at its initial value up to
- * round-off; the works since the start split contact. */
+/* The energy ledger (J per m), history.csv's columns: total_energy
+ * (kinetic + elastic + damping + numerical - external - contact) stays at
+ * its initial value up to round-off, balance_error is its drift since the
+ * simulation was opened; the works since the start split contact. */
 typedef struct {
-	double kinetic, elastic, external, damping, numerical, contact, balance;
+	double kinetic, elastic, external, damping, numerical, contact;
+	double total_energy, balance_error;
 	double normal_work, friction_work, obstacle_work, push_out_work;
 } fec_energy;
 

@@ -13,4 +13,7 @@ package results
 // Format numbers what a run folder holds (its files, their columns and
 // arrays) for the programs that read it: the Python package checks it.
 // It changes when a file, a column or an array changes meaning or goes.
-const Format = 1
+// Format 2: history.csv's "balance" (the ledger's constant, which users
+// read as its error) became "total_energy", beside "balance_error", its
+// drift from step 0.
+const Format = 2

@@ -134,7 +134,7 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 	fmt.Fprint(w, "step")
 	writeColumns(w, "time", "s")
 	for _, e := range []string{"kinetic", "elastic", "external_work", "damping_loss", "numerical_dissipation", "contact_work",
-		"balance", "normal_work", "friction_work", "obstacle_work", "push_out_work"} {
+		"total_energy", "balance_error", "normal_work", "friction_work", "obstacle_work", "push_out_work"} {
 		writeColumns(w, e, "J")
 	}
 	writeColumns(w, "contacts", "", "open", "", "stick", "", "slide", "", "sweeps", "", "contact_newton", "", "residual", "", "complementarity", "J",
@@ -157,9 +157,12 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 }
 
 // addRun writes one line of a run with contact.
-func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, sim *timestep.Simulation, force [][2]float64, closed []int) {
-	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%d,%.3g,%.6g,%.3g,%.3g,%d,%.6g,%.6g", st.Step, t,
-		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(),
+// total_energy is the ledger's constant, Kinetic + Elastic + Damping +
+// Numerical - External - Contact, and balance_error its drift from step
+// 0's (e0): the figure the summary reports at the end.
+func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0 float64, sim *timestep.Simulation, force [][2]float64, closed []int) {
+	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.3g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%d,%.3g,%.6g,%.3g,%.3g,%d,%.6g,%.6g", st.Step, t,
+		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(), e.Balance()-e0,
 		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.ContactNewton,
 		st.Residual, st.Complementarity, st.ComplementarityRel, st.ConeViolation, converged(st), finiteOr(st.MinGap, 0), st.Deepest.Depth)
 	if h.newton {

@@ -185,12 +185,12 @@ func (o *Writer) note(st timestep.StepStats, keep bool) {
 	s := sim.Stepper
 	e := sim.TotalEnergy()
 	force, closed := sim.PairForces()
-	o.hist.addRun(st, s.Time(), e, sim, force, closed)
-	pf, _ := sim.PointForces()
-	o.figures.add(st, s.H(), e, sim, append(slices.Clip(force), pf...))
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
+	o.hist.addRun(st, s.Time(), e, o.e0, sim, force, closed)
+	pf, _ := sim.PointForces()
+	o.figures.add(st, s.H(), e, sim, append(slices.Clip(force), pf...))
 	o.profile.record(sim.Rigid, s.Time())
 	if st.Step%o.stride == 0 || keep {
 		o.KeepPoint()

@@ -39,8 +39,8 @@ def main():
     travel = q[0] - start
     print("kicked at t = %s s" % ", ".join("%g" % t for t in kicks))
     print("the block went %.4f m (closed form %.4f m)" % (travel, len(kicks) * KICK**2 / (2 * MU * G)))
-    print("kicks' work %.4f J, friction work %.4f J, balance %.1e J (0 at the start)"
-          % (e["external"], e["friction_work"], e["balance"]))
+    print("kicks' work %.4f J, friction work %.4f J, balance error %.1e J"
+          % (e["external"], e["friction_work"], e["balance_error"]))
     return kicks, travel, e
 
 

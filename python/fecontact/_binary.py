@@ -6,8 +6,9 @@ import subprocess
 from pathlib import Path
 
 # FORMAT is the outputs' format this package reads: `fecontact version`
-# prints "outputs: format N" (Go's io/results.Format).
-FORMAT = 1
+# prints "outputs: format N" (Go's io/results.Format). Folders of format 1
+# are read too (their history's "balance" as "total_energy").
+FORMAT = 2
 
 
 class FecontactError(RuntimeError):

@@ -7,7 +7,7 @@ and the certificate, save and restore.
     with fecontact.Simulation("colliding-blocks") as sim:
         sim.step_to(0.75e-3)
         q, v = sim.state("upper")
-        print(sim.energy()["balance"], sim.contacts()["force"])
+        print(sim.energy()["balance_error"], sim.contacts()["force"])
 
 The library is found as $FECONTACT_LIB, or built from the clone this
 package sits in (``go build -buildmode=c-shared``, which needs Go and a C
@@ -46,7 +46,7 @@ class _Stats(ctypes.Structure):
 
 class _Energy(ctypes.Structure):
     _fields_ = [(name, ctypes.c_double) for name in
-                ("kinetic", "elastic", "external", "damping", "numerical", "contact", "balance",
+                ("kinetic", "elastic", "external", "damping", "numerical", "contact", "total_energy", "balance_error",
                  "normal_work", "friction_work", "obstacle_work", "push_out_work")]
 
 
@@ -218,9 +218,10 @@ class Simulation:
         return d
 
     def energy(self):
-        """The ledger (J per m): kinetic, elastic, external, damping,
-        numerical, contact, balance (constant up to round-off), and the
-        works of contact since the start."""
+        """The ledger (J per m), history.csv's columns: kinetic, elastic,
+        external, damping, numerical, contact, total_energy (constant up to
+        round-off), balance_error (its drift since the simulation was
+        opened), and the works of contact since the start."""
         e = _Energy()
         self._check(_lib.fec_energy_ledger(self._h, ctypes.byref(e)))
         return {name: getattr(e, name) for name, _ in _Energy._fields_}

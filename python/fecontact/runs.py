@@ -8,6 +8,7 @@ the folder it wrote; ``open_run`` reads a folder written before.
 
 import csv
 import io
+import json
 import os
 import re
 import signal
@@ -28,10 +29,11 @@ _PROGRESS = re.compile(r"^step (\d+)/(\d+)\s")
 _UNIT = re.compile(r"^(.*?) \[(.*)\]$")
 
 
-def _table(path):
+def _table(path, adjust=None):
     """A CSV file as a pandas DataFrame (pandas installed) or a numpy
     record array, with bare column names, and its units by column (the
-    ``name [unit]`` headers)."""
+    ``name [unit]`` headers); adjust(names, cols, units) may change the
+    columns first (an older format read as the current one)."""
     rows = list(csv.reader(io.StringIO(read_text(path, "a table fecontact wrote (CSV)"), newline="")))
     if not rows:
         raise FecontactError("%s is empty: the run or sweep that writes it did not get to its first line" % path)
@@ -46,6 +48,8 @@ def _table(path):
     for j, name in enumerate(names):
         raw = [r[j] if j < len(r) else "" for r in rows[1:]]
         cols[name] = _column(raw)
+    if adjust is not None:
+        adjust(names, cols, units)
     try:
         import pandas as pd
     except ImportError:
@@ -54,6 +58,29 @@ def _table(path):
     frame = pd.DataFrame(cols, columns=names)
     frame.attrs["units"] = units
     return frame, units
+
+
+def _history_format1(names, cols, units):
+    """A history of outputs' format 1 read as format 2's: its "balance"
+    (the ledger's constant) is "total_energy", and "balance_error" its
+    drift from step 0."""
+    if "balance" not in cols or "total_energy" in cols:
+        return
+    i = names.index("balance")
+    names[i:i + 1] = ["total_energy", "balance_error"]
+    total = cols.pop("balance")
+    cols["total_energy"] = total
+    cols["balance_error"] = total - total[0] if len(total) else total
+    units["total_energy"] = units["balance_error"] = units.pop("balance", "J")
+
+
+def _numbers(d):
+    """summary.json's figures that JSON has no number for ("+Inf", "NaN",
+    written as strings) back to floats."""
+    for k, v in d.items():
+        if v in ("+Inf", "-Inf", "NaN"):
+            d[k] = float(v)
+    return d
 
 
 def _column(raw):
@@ -69,7 +96,8 @@ class Run:
 
     ``history`` is history.csv with bare column names (``kinetic``,
     ``time``) and ``units`` their units (``units["kinetic"] == "J"``);
-    ``summary`` the lines of summary.txt as a dict (``summary["done"]``);
+    ``summary`` summary.json, every figure a number (``summary["steps"]``,
+    ``summary["energy"]["balance_error"]["value"]``);
     ``series(name)`` the frames of ``name.pvd`` (bodies, contacts, rigid,
     obstacles, masses, chains)."""
 
@@ -86,7 +114,7 @@ class Run:
     @property
     def history(self):
         if self._history is None:
-            self._history, self.units = _table(self.folder / "history.csv")
+            self._history, self.units = _table(self.folder / "history.csv", _history_format1)
         return self._history
 
     def row(self, i):
@@ -95,7 +123,15 @@ class Run:
 
     @property
     def summary(self):
-        """summary.txt as {first word(s) before the colon: the rest}."""
+        """summary.json as a dict, its figures numbers with their units
+        (``{"value": 0.27, "unit": "s"}``; docs/guide.md, Outputs, gives
+        the schema); for a folder written before outputs' format 2, which
+        has none, summary.txt as {first word(s) before the colon: the
+        rest}."""
+        path = self.folder / "summary.json"
+        if path.is_file():
+            return json.loads(read_text(path, "a run's summary (JSON)"), parse_constant=float,
+                              object_hook=_numbers)
         out = {}
         path = self.folder / "summary.txt"
         if path.is_file():
@@ -140,8 +176,9 @@ class Run:
         return [(t, part, read_vtu(f)) for t, part, f in pieces]
 
     def energy(self):
-        """The energy ledger against time: kinetic, elastic, the works and
-        the balance (history's columns in J)."""
+        """The energy ledger against time: kinetic, elastic, the works,
+        the total energy the ledger keeps constant and its drift
+        (balance_error), history's columns in J."""
         h = self.history
         keep = ["time"] + [n for n in _names(h) if self.units.get(n) == "J" and n != "complementarity"]
         return _select(h, keep)

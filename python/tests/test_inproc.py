@@ -21,7 +21,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 COLUMNS = [("time", "%.9g", lambda s, e, st: s.time)] + [
     (col, "%.12g", lambda s, e, st, k=key: e[k]) for col, key in [
         ("kinetic", "kinetic"), ("elastic", "elastic"), ("external_work", "external"), ("damping_loss", "damping"),
-        ("numerical_dissipation", "numerical"), ("contact_work", "contact"), ("balance", "balance"),
+        ("numerical_dissipation", "numerical"), ("contact_work", "contact"), ("total_energy", "total_energy"),
         ("normal_work", "normal_work"), ("friction_work", "friction_work"), ("obstacle_work", "obstacle_work"),
         ("push_out_work", "push_out_work")]] + [
     (col, "%d", lambda s, e, st, k=key: st[k]) for col, key in [
@@ -73,7 +73,8 @@ def test_state_force_contacts_and_ledger():
         assert c["status"][0] == 1 and c["body"][0] == 1
         assert c["force"][0][1] == pytest.approx(np.pi * 0.01 * 1000 * 9.81, rel=1e-6)
         e = sim.energy()
-        assert e["balance"] == pytest.approx(0.0, abs=1e-9 * e["external"])
+        assert e["total_energy"] == pytest.approx(0.0, abs=1e-9 * e["external"])
+        assert e["balance_error"] == pytest.approx(0.0, abs=1e-9 * e["external"])
         assert e["friction_work"] <= 1e-12 and e["normal_work"] <= 1e-12
 
 
@@ -134,4 +135,4 @@ def test_controller_example():
         "the block went 0.4077 m (closed form 0.4077 m)",
         done.stdout.splitlines()[2],
     ]
-    assert done.stdout.splitlines()[2].startswith("kicks' work 40.0000 J, friction work -40.0000 J, balance ")
+    assert done.stdout.splitlines()[2].startswith("kicks' work 40.0000 J, friction work -40.0000 J, balance error ")

@@ -31,8 +31,10 @@ def test_history_energy_and_pair_forces(tmp_path, block_scene):
     assert run.units["time"] == "s" and run.units["kinetic"] == "J" and "step" not in run.units
     e = run.energy()
     # The ledger: the total with the works booked stays the initial energy.
-    total0 = run.row(0)["balance"]
-    assert np.max(np.abs(np.asarray(e["balance"]) - total0)) < 1e-9 * max(total0, 1.0)
+    total0 = run.row(0)["total_energy"]
+    assert np.max(np.abs(np.asarray(e["total_energy"]) - total0)) < 1e-9 * max(total0, 1.0)
+    assert np.allclose(e["balance_error"], np.asarray(e["total_energy"]) - total0, rtol=1e-2, atol=1e-12 * max(total0, 1.0))
+    assert run.units["balance_error"] == "J"
     assert np.all(np.asarray(e["friction_work"]) <= 1e-12)  # friction never gives energy
     forces = run.pair_forces()["block-on-floor"]
     fy = np.asarray(forces["fy"])
@@ -40,13 +42,31 @@ def test_history_energy_and_pair_forces(tmp_path, block_scene):
     assert fy.max() > 0 and np.all(fy[closed == 0] == 0)
     assert len(np.asarray(h["time"])) == 201
     s = run.summary
-    assert s["done"].startswith("200 steps") and "0 unconverged" in s["contact"]
+    assert s["steps"] == 200 and s["contact"]["unconverged"] == 0 and s["format"] == fecontact.FORMAT
+    assert s["energy"]["kinetic"]["unit"] == "J" and isinstance(s["energy"]["kinetic"]["value"], float)
+    assert "summary.json" in s["files"]
     assert not run.stopped
     frames = run.series("bodies")
     assert len(frames) == 11 and frames[-1][0] == pytest.approx(0.02)
     assert frames[0][2].points.shape == (15, 2) and len(frames[0][2].cells) == 8
     with pytest.raises(fecontact.FecontactError, match="no rigid.pvd"):
         run.series("rigid")
+
+
+def test_summary_json_non_finite_figures(tmp_path):
+    (tmp_path / "summary.txt").write_text("done: 1 step\n")
+    (tmp_path / "summary.json").write_text('{"min_gap": {"value": "+Inf", "unit": "m"}, "contact": {"largest_residual": "NaN"}}')
+    s = fecontact.open_run(tmp_path).summary
+    assert s["min_gap"]["value"] == float("inf") and np.isnan(s["contact"]["largest_residual"])
+
+
+def test_format1_history_is_read_as_format2(tmp_path):
+    (tmp_path / "history.csv").write_text("step,time [s],kinetic [J],balance [J],sweeps\n0,0,2,2,0\n1,0.1,1.5,2.25,3\n")
+    run = fecontact.open_run(tmp_path)
+    assert list(run.energy().columns if hasattr(run.energy(), "columns") else run.energy().dtype.names) == \
+        ["time", "kinetic", "total_energy", "balance_error"]
+    assert run.row(-1)["total_energy"] == 2.25 and run.row(-1)["balance_error"] == 0.25
+    assert run.units["total_energy"] == "J" and run.units["balance_error"] == "J"
 
 
 def test_without_pandas(tmp_path, block_scene, monkeypatch):
@@ -82,7 +102,7 @@ def test_ctrl_c_stops_at_a_consistent_point_and_resume_goes_on(tmp_path, block_s
     out, err = p.communicate(timeout=120)
     assert "KeyboardInterrupt raised" in out, err
     run = fecontact.open_run(tmp_path / "out")
-    assert run.stopped and run.summary["made by"]
+    assert run.stopped and run.summary["made_by"] and run.summary["interrupted"]
     stopped_at = run.row(-1)["time"]
     run.resume(until=stopped_at + 0.01, quiet=True)
     assert run.row(-1)["time"] == pytest.approx(stopped_at + 0.01)
