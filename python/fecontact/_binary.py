@@ -24,7 +24,7 @@ _found = None
 
 def _clone_root():
     """The clone this package sits in (python/fecontact/..) or was
-    installed from (setup.py records it), if there is one."""
+    installed from (the build backend records it), if there is one."""
     candidates = [Path(__file__).resolve().parents[2]]
     try:
         from ._clone import CLONE
