@@ -18,6 +18,7 @@ binary (fecontact.run, fecontact.sweep).
 
 import ctypes
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ._binary import FecontactError, _clone_root
+from .runs import _dict_keys
 from .scene import dumps
 
 # The codes of fecontact.h (FEC_E*), by number.
@@ -168,7 +170,13 @@ class Simulation:
         else:
             raise TypeError("scene: an example's name, a .toml path or a dict expected, got %r" % type(scene).__name__)
         if code != 0:
-            raise SimulationError(_message(0), code)
+            message = _message(0)
+            if isinstance(scene, dict):
+                message = re.sub(r" \(line \d+\)", "", message)
+                keys = _dict_keys(message, scene)
+                if keys:
+                    message += " [in the dict: %s]" % ", ".join(keys)
+            raise SimulationError(message, code)
         self._h = handle.value
         self._bodies = None
 

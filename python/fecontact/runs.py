@@ -29,11 +29,35 @@ _PROGRESS = re.compile(r"^step (\d+)/(\d+)\s")
 _UNIT = re.compile(r"^(.*?) \[(.*)\]$")
 
 
+class Table(np.recarray):
+    """A table fecontact wrote (a history, a sweep's, a survey's): a numpy
+    record array whatever is installed, its columns by their bare names
+    (``t["kinetic"]``, ``t.dtype.names``), their units in ``t.units``
+    (``t.units["kinetic"] == "J"``); ``t.frame()`` is the pandas DataFrame
+    (pandas must be installed), its units in ``attrs["units"]``."""
+
+    def __array_finalize__(self, obj):
+        self.units = dict(getattr(obj, "units", {}) or {})
+
+    def frame(self):
+        import pandas as pd
+
+        names = list(self.dtype.names)
+        f = pd.DataFrame({n: np.asarray(self[n]) for n in names}, columns=names)
+        f.attrs["units"] = dict(self.units)
+        return f
+
+
+def _make(cols, names, units):
+    t = np.rec.fromarrays([cols[n] for n in names], names=names).view(Table)
+    t.units = {n: u for n, u in units.items() if n in names}
+    return t
+
+
 def _table(path, adjust=None):
-    """A CSV file as a pandas DataFrame (pandas installed) or a numpy
-    record array, with bare column names, and its units by column (the
-    ``name [unit]`` headers); adjust(names, cols, units) may change the
-    columns first (an older format read as the current one)."""
+    """A CSV file as a Table, with bare column names, and its units by
+    column (the ``name [unit]`` headers); adjust(names, cols, units) may
+    change the columns first (an older format read as the current one)."""
     rows = list(csv.reader(io.StringIO(read_text(path, "a table fecontact wrote (CSV)"), newline="")))
     if not rows:
         raise FecontactError("%s is empty: the run or sweep that writes it did not get to its first line" % path)
@@ -50,14 +74,7 @@ def _table(path, adjust=None):
         cols[name] = _column(raw)
     if adjust is not None:
         adjust(names, cols, units)
-    try:
-        import pandas as pd
-    except ImportError:
-        arrays = [cols[n] for n in names]
-        return np.rec.fromarrays(arrays, names=names) if arrays else None, units
-    frame = pd.DataFrame(cols, columns=names)
-    frame.attrs["units"] = units
-    return frame, units
+    return (_make(cols, names, units) if names else None), units
 
 
 def _history_format1(names, cols, units):
@@ -94,8 +111,9 @@ def _column(raw):
 class Run:
     """The folder of a run: its history, summary, series and figures.
 
-    ``history`` is history.csv with bare column names (``kinetic``,
-    ``time``) and ``units`` their units (``units["kinetic"] == "J"``);
+    ``history`` is history.csv as a Table, with bare column names
+    (``kinetic``, ``time``) and ``units`` their units (``units["kinetic"]
+    == "J"``; ``history.frame()`` for pandas);
     ``summary`` summary.json, every figure a number (``summary["steps"]``,
     ``summary["energy"]["balance_error"]["value"]``);
     ``series(name)`` the frames of ``name.pvd`` (bodies, contacts, rigid,
@@ -216,52 +234,92 @@ class Run:
         return self
 
     def plot(self, what="energy", ax=None, time=None):
-        """Draws with matplotlib (imported only here): "energy" (the
-        ledger), a history column's name, or "bodies" (the frame nearest
-        ``time``, default the last, with its contact forces)."""
+        """Draws with matplotlib (imported only here) in the binary's house
+        style (SI-prefixed units, legends beside the data, the frame on the
+        bodies that move): "energy" (the ledger), a history column's name,
+        or "bodies" (the frame nearest ``time``, default the last, with its
+        contact forces)."""
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots()
+            _, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
         h = self.history
-        if what == "energy":
-            e = self.energy()
-            for n in _names(e)[1:]:
-                ax.plot(_col(e, "time"), _col(e, n), label=n)
-            ax.set_ylabel("energy [J]")
-            ax.legend()
-        elif what == "bodies":
+        if what == "bodies":
             _plot_frame(self, ax, time)
             return ax
+        if what == "energy":
+            e = self.energy()
+            names = list(e.dtype.names[1:])
+            scale, unit = _prefix(max(np.nanmax(np.abs(e[n])) for n in names), "J")
+            colours = plt.get_cmap("tab20").colors  # distinct for the ledger's 12 terms
+            for i, n in enumerate(names):
+                c = colours[(2 * i) % 20 + (2 * i) // 20]
+                ax.plot(e["time"], e[n] / scale, label=n.replace("_", " "), lw=1.2, color=c)
+            ax.set_ylabel("energy [%s]" % unit)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
         else:
-            ax.plot(_col(h, "time"), _col(h, what))
-            ax.set_ylabel("%s [%s]" % (what, self.units.get(what, "")))
-        ax.set_xlabel("time [s]")
+            scale, unit = _prefix(np.nanmax(np.abs(h[what])), self.units.get(what, ""))
+            ax.plot(h["time"], h[what] / scale, lw=1.2)
+            ax.set_ylabel("%s [%s]" % (what.replace("_", " "), unit) if unit else what.replace("_", " "))
+        tscale, tunit = _prefix(np.nanmax(h["time"]), "s")
+        ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: "%g" % round(x / tscale, 10)))
+        ax.set_xlabel("time [%s]" % tunit)
+        ax.grid(True, lw=0.3, alpha=0.5)
         return ax
 
 
+# SI prefixes for axes, as the binary's pictures (io/plots) use them.
+_PREFIXES = [(1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")]
+
+
+def _prefix(largest, unit):
+    """The scale and the prefixed unit that put largest between 1 and
+    1000 (no prefix for a unitless column)."""
+    if not unit or not np.isfinite(largest) or largest == 0:
+        return 1.0, unit
+    for scale, p in _PREFIXES:
+        if largest >= scale:
+            return scale, p + unit
+    return _PREFIXES[-1][0], _PREFIXES[-1][1] + unit
+
+
 def _plot_frame(r, ax, time):
+    """The bodies at the frame nearest time, framed on those that move:
+    rigid bodies not driven (the pillar's long ground drawn but not
+    framed), every finite-element body."""
     name = "bodies" if (r.folder / "bodies.pvd").is_file() else "rigid"
     frames = r.series(name)
     t = frames[-1][0] if time is None else min((f[0] for f in frames), key=lambda x: abs(x - time))
+    framed = []
     for ft, _, fr in frames:
         if ft != t:
             continue
-        for c in fr.cells:
+        driven = fr.cell_data.get("driven", np.zeros(len(fr.cells)))
+        for k, c in enumerate(fr.cells):
             p = fr.points[np.append(c, c[0])]
-            ax.plot(p[:, 0], p[:, 1], "k-", lw=0.5)
+            ax.plot(p[:, 0], p[:, 1], "-", color="0.55" if driven[k] else "k", lw=0.6)
+            if not driven[k]:
+                framed.append(p)
     if (r.folder / "contacts.pvd").is_file():
         for ft, _, fr in r.series("contacts"):
             if ft == t and len(fr.points):
                 f = fr.point_data["force"]
                 ax.quiver(fr.points[:, 0], fr.points[:, 1], f[:, 0], f[:, 1], color="tab:red")
+    if framed:
+        pts = np.vstack(framed)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        pad = 0.08 * max(hi - lo)
+        ax.set_xlim(lo[0] - pad, hi[0] + pad)
+        ax.set_ylim(lo[1] - pad, hi[1] + pad)
     ax.set_aspect("equal")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
     ax.set_title("t = %g s" % t)
 
 
 def records(table):
-    """The rows of a table (a history, a sweep's) as a list of dicts, with
-    pandas or without."""
+    """The rows of a table (a history, a sweep's; a Table or a DataFrame)
+    as a list of dicts."""
     names = _names(table)
     cols = [np.asarray(table[n]) for n in names]
     return [{n: _scalar(c[i]) for n, c in zip(names, cols)} for i in range(len(cols[0]) if cols else 0)]
@@ -280,17 +338,13 @@ def _col(t, name):
 
 
 def _select(t, names):
-    if hasattr(t, "columns"):
-        out = t[names].copy()
-        out.attrs["units"] = {n: u for n, u in t.attrs.get("units", {}).items() if n in names}
-        return out
-    return np.rec.fromarrays([t[n] for n in names], names=names)
+    return _make({n: np.asarray(t[n]) for n in names}, names, t.units)
 
 
 def _rename(t, names):
-    if hasattr(t, "columns"):
-        return t.rename(columns=names)
-    return np.rec.fromarrays([t[n] for n in t.dtype.names], names=[names.get(n, n) for n in t.dtype.names])
+    new = [names.get(n, n) for n in t.dtype.names]
+    units = {names.get(n, n): u for n, u in t.units.items()}
+    return _make({names.get(n, n): np.asarray(t[n]) for n in t.dtype.names}, new, units)
 
 
 def _flags(flags):
@@ -319,7 +373,7 @@ def _progress_bar(total):
     return tqdm(total=total, unit="step")
 
 
-def _stream(args, echo=True, scene_file=None):
+def _stream(args, echo=True, scene_file=None, scene=None):
     """Runs the binary, passing its lines on as they come (a tqdm bar for
     progress where tqdm is installed). Ctrl-C (KeyboardInterrupt) is sent
     on to the binary, which stops at its consistent point (the checkpoint
@@ -356,18 +410,70 @@ def _stream(args, echo=True, scene_file=None):
     if err and echo:
         sys.stderr.write(err)
     if proc.returncode != 0:
-        raise FecontactError(_as_dict(err.strip() or "".join(lines[-5:]).strip(), scene_file), proc.returncode)
+        raise FecontactError(_as_dict(err.strip() or "".join(lines[-5:]).strip(), scene_file, scene), proc.returncode)
     return lines
 
 
-def _as_dict(message, scene_file):
+def _as_dict(message, scene_file, scene=None):
     """The binary's message about a scene dict's temporary file, naming
-    the dict instead (its keys are the message's: ``time.hh``, ``mass 1
-    "a"``), without the file's line numbers, which the user never saw."""
+    the dict instead, without the file's line numbers, which the user
+    never saw, and with the dict's key it is about where the message
+    names one (``scene["body"][0]["E"]``)."""
     if not scene_file:
         return message
     message = message.replace(scene_file, "the scene dict")
-    return re.sub(r" \(line \d+\)", "", message)
+    message = re.sub(r" \(line \d+\)", "", message)
+    keys = _dict_keys(message, scene) if isinstance(scene, dict) else []
+    if keys:
+        message += " [in the dict: %s]" % ", ".join(keys)
+    return message
+
+
+def _walk(scene, parts):
+    """The dict path of TOML's dotted key parts in scene: a list's item is
+    the one holding the next part (or named by it); None where it is not
+    there."""
+    path, node = "scene", scene
+    for i, part in enumerate(parts):
+        if isinstance(node, list):
+            rest = parts[i:]
+            for j, item in enumerate(node):
+                if isinstance(item, dict) and (rest[0] in item or item.get("name") == rest[0]):
+                    path, node = path + "[%d]" % j, item
+                    break
+            else:
+                return None
+            if node.get("name") == part and part not in node:
+                continue
+        if not isinstance(node, dict) or part not in node:
+            return None
+        path, node = path + "[%r]" % part, node[part]
+    return path.replace("'", '"')
+
+
+def _dict_keys(message, scene):
+    """The dict keys a binary's message names: an unknown key
+    (``unknown key body.velocty``), a value of a named table's entry
+    (``body "block": E = -1``, ``contact "a": mu = ...``) or of a table
+    (``[time]: h = NaN``)."""
+    out = []
+    m = re.search(r"unknown key (.*?) \(check", message)
+    if m:
+        for key in m.group(1).split("; "):
+            p = _walk(scene, key.split("."))
+            if p:
+                out.append(p)
+    m = re.search(r"\b([a-z_]+) \"([^\"]*)\": ([A-Za-z_]\w*) = ", message)
+    if m and isinstance(scene.get(m.group(1)), list):
+        for j, item in enumerate(scene[m.group(1)]):
+            if isinstance(item, dict) and item.get("name") == m.group(2) and m.group(3) in item:
+                out.append('scene["%s"][%d]["%s"]' % (m.group(1), j, m.group(3)))
+    m = re.search(r"\[([a-z_.]+)\]: ([A-Za-z_]\w*) = ", message)
+    if m:
+        p = _walk(scene, m.group(1).split(".") + [m.group(2)])
+        if p:
+            out.append(p)
+    return out
 
 
 def _scene_path(scene, where):
@@ -388,7 +494,7 @@ def run(scene, out, quiet=False, **flags):
     with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
         path, dict_file = _scene_path(scene, tmp)
         args = ["run", path, "-o", os.fspath(out)] + _flags(flags)
-        _stream(args + (["--quiet"] if quiet else []), echo=not quiet, scene_file=dict_file)
+        _stream(args + (["--quiet"] if quiet else []), echo=not quiet, scene_file=dict_file, scene=scene)
     return Run(out)
 
 
@@ -424,7 +530,7 @@ def sweep(scene, settings, out, engine="local", quiet=True, **flags):
         table = Path(out) / "sweep.csv"
         before = _stamp(table)
         try:
-            _stream(args + _flags(flags), echo=not quiet, scene_file=dict_file)
+            _stream(args + _flags(flags), echo=not quiet, scene_file=dict_file, scene=scene)
         except FecontactError as e:
             # A refused sweep (a folder in use, or of a user's files)
             # leaves an earlier sweep's table there: only this sweep's
@@ -451,7 +557,7 @@ def explore(scene, out, quiet=True, **flags):
     is None where the survey writes none) and ``report`` (explore.txt)."""
     with tempfile.TemporaryDirectory(prefix="fecontact-scene-") as tmp:
         path, dict_file = _scene_path(scene, tmp)
-        _stream(["explore", path, "-o", os.fspath(out)] + _flags(flags), echo=not quiet, scene_file=dict_file)
+        _stream(["explore", path, "-o", os.fspath(out)] + _flags(flags), echo=not quiet, scene_file=dict_file, scene=scene)
     out = Path(out)
     adm = out / "admissible.csv"
     return {"solutions": _table(out / "solutions.csv")[0], "admissible": _table(adm)[0] if adm.is_file() else None,

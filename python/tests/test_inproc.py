@@ -97,6 +97,7 @@ def test_refusals():
     with pytest.raises(fecontact.SimulationError) as e:
         fecontact.Simulation({"time": {"h": -1.0}})
     assert e.value.code == "ESCENE" and "scene dict" in str(e.value) and "h" in str(e.value)
+    assert str(e.value).endswith('[in the dict: scene["time"]["h"]]'), str(e.value)
     with pytest.raises(fecontact.SimulationError) as e:
         fecontact.Simulation("no-such-example")
     assert e.value.code == "ESCENE"

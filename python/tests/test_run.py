@@ -63,17 +63,31 @@ def test_summary_json_non_finite_figures(tmp_path):
 def test_format1_history_is_read_as_format2(tmp_path):
     (tmp_path / "history.csv").write_text("step,time [s],kinetic [J],balance [J],sweeps\n0,0,2,2,0\n1,0.1,1.5,2.25,3\n")
     run = fecontact.open_run(tmp_path)
-    assert list(run.energy().columns if hasattr(run.energy(), "columns") else run.energy().dtype.names) == \
-        ["time", "kinetic", "total_energy", "balance_error"]
+    assert run.energy().dtype.names == ("time", "kinetic", "total_energy", "balance_error")
     assert run.row(-1)["total_energy"] == 2.25 and run.row(-1)["balance_error"] == 0.25
     assert run.units["total_energy"] == "J" and run.units["balance_error"] == "J"
+
+
+def test_one_table_type_and_its_frame(tmp_path, block_scene):
+    run = fecontact.run(block_scene, tmp_path / "out", quiet=True, steps=10)
+    h = run.history
+    assert type(h) is fecontact.Table and isinstance(h, np.recarray)
+    e = run.energy()
+    assert type(e) is fecontact.Table and e.units["kinetic"] == "J" and "step" not in e.units
+    f = run.pair_forces()["block-on-floor"]
+    assert f.dtype.names == ("time", "fx", "fy", "closed") and f.units["fx"] == "N/m"
+    pd = pytest.importorskip("pandas")
+    frame = h.frame()
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(h.dtype.names)
+    assert frame.attrs["units"]["kinetic"] == "J" and frame["kinetic"].iloc[-1] == h["kinetic"][-1]
+    assert fecontact.records(frame) == fecontact.records(h)
 
 
 def test_without_pandas(tmp_path, block_scene, monkeypatch):
     run = fecontact.run(block_scene, tmp_path / "out", quiet=True, steps=10)
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas fails
     h = fecontact.open_run(tmp_path / "out").history
-    assert isinstance(h, np.recarray) and h["kinetic"].shape == (11,)
+    assert type(h) is fecontact.Table and h["kinetic"].shape == (11,) and h.units["kinetic"] == "J"
     assert run.row(-1)["step"] == 10
     assert fecontact.records(h)[0]["time"] == 0
 
@@ -115,3 +129,24 @@ def test_flags_are_the_binarys(tmp_path, block_scene):
     assert len(run.series("bodies")) == 5
     with pytest.raises(fecontact.FecontactError, match="flag provided but not defined: -bogus"):
         fecontact.run(block_scene, tmp_path / "out2", quiet=True, bogus=1)
+
+
+def test_plot_house_style(tmp_path):
+    """Run.plot as the binary draws: SI-prefixed units, the legend beside
+    the data (outside the axes), the bodies framed on those that move (the
+    pillar's blocks, not its 20 m driven ground)."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    run = fecontact.run("pillar", tmp_path / "out", quiet=True, steps=100)
+    ax = run.plot("energy")
+    assert ax.get_ylabel() == "energy [J]" or ax.get_ylabel() == "energy [kJ]"
+    leg = ax.get_legend()
+    fig = ax.figure
+    fig.canvas.draw()
+    box, axes = leg.get_window_extent(), ax.get_window_extent()
+    assert box.x0 >= axes.x1, "the legend is beside the data, not over it"
+    assert ax.get_xlabel() == "time [ms]"
+    ax = run.plot("bodies")
+    x0, x1 = ax.get_xlim()
+    assert x1 - x0 < 2.0, "framed on the blocks (0.9 m wide), not the 20 m ground"
+    assert x0 < -0.45 and x1 > 0.45

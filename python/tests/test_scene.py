@@ -37,17 +37,21 @@ def test_example_scene_runs_from_anywhere(tmp_path, monkeypatch):
     assert any(b.get("gmsh", "/").startswith("/") for b in gm["body"])
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda s: s["body"][0].update(velocty=[0, 1]), "velocty"),
-    (lambda s: s["contact"][0].update(mu=-0.3), "mu"),
-    (lambda s: s["time"].update(h=float("nan")), "h"),
+@pytest.mark.parametrize("edit, message, key", [
+    (lambda s: s["body"][0].update(velocty=[0, 1]), "velocty", 'scene["body"][0]["velocty"]'),
+    (lambda s: s["contact"][0].update(mu=-0.3), "mu", 'scene["contact"][0]["mu"]'),
+    (lambda s: s["time"].update(h=float("nan")), "h", 'scene["time"]["h"]'),
+    (lambda s: s["body"][0].update(E=-1.0), "E = -1", 'scene["body"][0]["E"]'),
+    (lambda s: s["body"][0]["rectangle"].update(sise=[1, 1]), "sise", 'scene["body"][0]["rectangle"]["sise"]'),
 ])
-def test_mistaken_scene_raises_the_binarys_message(tmp_path, block_scene, edit, message):
+def test_mistaken_scene_raises_the_binarys_message(tmp_path, block_scene, edit, message, key):
     edit(block_scene)
     with pytest.raises(fecontact.FecontactError) as e:
         fecontact.run(block_scene, tmp_path / "out", quiet=True)
-    # The dict is named, not a temporary file the user never wrote, nor its lines.
+    # The dict is named, not a temporary file the user never wrote, nor its
+    # lines, and so is the key the message is about.
     assert str(e.value).startswith("fecontact run: the scene dict: ") and message in str(e.value), str(e.value)
+    assert str(e.value).endswith(" [in the dict: %s]" % key), str(e.value)
     assert "scene.toml" not in str(e.value) and "(line " not in str(e.value)
     assert not (tmp_path / "out" / "history.csv").exists()
 
