@@ -192,6 +192,8 @@ func TestRefusals(t *testing.T) {
 		{"never opened", func() Code { _, c := Time(99999); return c }, 0, ErrHandle, "handle 99999: no such simulation"},
 		{"no steps", func() Code { return Step(h, 0) }, h, ErrArgument, "0 steps: expected 1"},
 		{"time past", func() Code { return StepTo(h, -1) }, h, ErrArgument, "expected a time at or after"},
+		{"too many steps", func() Code { return Step(h, 100_000_001) }, h, ErrArgument, "100000001 steps: expected 1 to 100000000"},
+		{"too far", func() Code { return StepTo(h, 1e300) }, h, ErrArgument, "expected at most 100000000 in one call"},
 		{"time NaN", func() Code { return StepTo(h, nan) }, h, ErrArgument, "step to t = NaN"},
 		{"body -1", func() Code { _, c := BodyInfo(h, -1); return c }, h, ErrArgument, "body -1: expected 0 to 2"},
 		{"body 3", func() Code { return GetState(h, 3, nil, nil) }, h, ErrArgument, "body 3: expected 0 to 2"},

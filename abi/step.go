@@ -5,9 +5,10 @@ import (
 	"math"
 )
 
-// maxSteps bounds one call's steps: a program that meant a time and gave
-// a step count must not hang.
-const maxSteps = 1 << 30
+// maxSteps bounds one call's steps as a scene bounds its duration (1e8
+// steps): a program that meant a time and gave a step count is refused,
+// not left stepping for days.
+const maxSteps = 100_000_000
 
 // Step takes n steps (n >= 1), stopping at the first that fails.
 func Step(h Handle, n int) Code {
