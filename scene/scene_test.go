@@ -627,7 +627,7 @@ func TestPillarSensitivity(t *testing.T) {
 // of the pillar, as the example ships (NLGS handing hard steps to Newton,
 // the velocity change 1e-5), opens as in LMGC90 3.0 on the same pillar
 // (IQS_CLB, mu 0.3, h 1 ms, theta 1/2, NLGS to its 'Quad' 1e-6;
-// ../shared/peers/lmgc90/pillar): 125.11 mm at 0.5 s, 137.47 at 0.75 s,
+// peers/lmgc90/pillar): 125.11 mm at 0.5 s, 137.47 at 0.75 s,
 // 146.26 at 1 s; here 130.7, 140.4 and 147.3 mm (131.3, 143.2 and 153.2
 // before Auto polished Newton's solutions with NLGS), to 5 % at 0.5 s and
 // 10 % after. The pillar is chaotic: at tolerances from 1e-4 to 1e-8 in either
