@@ -55,7 +55,7 @@ func BenchmarkMeasures(b *testing.B) {
 	step := time.Since(start).Seconds() / steps
 	sr := granular.NewSeries(granular.Options{})
 	b.ResetTimer()
-	rg, cg := results.RigidGrid(sys), results.ContactGrid(sim) // written anyway
+	rg, cg := rigid.Grid(sys), results.ContactGrid(sim) // written anyway
 	for b.Loop() {
 		s, err := results.SampleOf(sim.Stepper.Time(), rg.Piece(), cg.Piece())
 		require.NoError(b, err)

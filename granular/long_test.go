@@ -56,7 +56,7 @@ func TestCoordinationFallsWithFriction(t *testing.T) {
 			require.LessOrEqual(t, sim.TotalEnergy().Balance()-e0, 1e-9, "energy created")
 		}
 		require.Less(t, sim.TotalEnergy().Kinetic, 1e-9, "mu %g: at rest", mu)
-		s, err := results.SampleOf(0, results.RigidGrid(sys).Piece(), results.ContactGrid(sim).Piece())
+		s, err := results.SampleOf(0, rigid.Grid(sys).Piece(), results.ContactGrid(sim).Piece())
 		require.NoError(t, err)
 		m := granular.Measure(s, granular.Region{})
 		t.Logf("mu %g: 2 N_c / N_g %.4f, without %d rattlers %.4f (contacts per grain %.4f), solid fraction %.4f", mu, m.Z2, m.Rattlers, m.Z2NoRattlers, m.ZNoRattlers, m.SolidFraction)

@@ -30,3 +30,17 @@ func (s *Simulation) Time() float64 { return s.Stepper.Time() }
 
 // H is the simulation's time step.
 func (s *Simulation) H() float64 { return s.Stepper.H() }
+
+// Drawn are the simulation's kinds that outputs show without naming them
+// (kind.Drawn), in the order of the global body index: each one's series,
+// shapes and history columns. The finite-element bodies are not among
+// them: io/results writes their fields itself (bodies.pvd).
+func (s *Simulation) Drawn() []kind.Drawn {
+	var out []kind.Drawn
+	for _, f := range s.families {
+		if d, ok := f.(kind.Drawn); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/kind"
 )
 
@@ -173,3 +174,43 @@ func (s source) ID(k contact.Key) kind.ID      { return kind.ID{Node: k.Node} }
 func (s source) Body(k contact.Key) int        { return s.base + k.Node }
 func (s source) Thickness(contact.Key) float64 { return 1 }
 func (s source) Reverse(contact.Key) bool      { return false }
+
+// Series are the beads as dots of their radius, beads.pvd (kind.Drawn):
+// what the outputs write of a kind they have never heard of.
+func (f family) Series() []kind.Series {
+	g := &vtk.Grid{}
+	var radius, velocity []float64
+	for k, x := range f.b.X {
+		g.Points = append(g.Points, [2]float64{x, 0})
+		radius = append(radius, f.b.R)
+		velocity = append(velocity, f.b.V[k], 0)
+	}
+	g.AddPointScalar("radius", radius)
+	g.AddPointVector("velocity", velocity)
+	return []kind.Series{{Name: "beads", Style: kind.Dots, Grid: g}}
+}
+
+// Shapes are the beads as dots.
+func (f family) Shapes(dst []kind.Shape) []kind.Shape {
+	for _, x := range f.b.X {
+		dst = append(dst, kind.Shape{Form: kind.Dot, Points: [][2]float64{{x, 0}}})
+	}
+	return dst
+}
+
+// Columns are each bead's position and velocity.
+func (f family) Columns() []kind.Column {
+	var out []kind.Column
+	for k := range f.b.X {
+		out = append(out, kind.Column{Name: fmt.Sprintf("bead%d_x", k+1), Unit: "m", Digits: 12},
+			kind.Column{Name: fmt.Sprintf("bead%d_v", k+1), Unit: "m/s", Digits: 12})
+	}
+	return out
+}
+
+func (f family) Row(dst []float64) []float64 {
+	for k, x := range f.b.X {
+		dst = append(dst, x, f.b.V[k])
+	}
+	return dst
+}

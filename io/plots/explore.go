@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/rigid"
 )
 
@@ -115,7 +114,7 @@ func Forces(path, title string, sys *rigid.System, forces []Force) error {
 	p := newPlot(title, "x (m)", "y (m)")
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, b := range sys.Bodies {
-		o := results.Outline(b)
+		o := rigid.Outline(b)
 		if !b.Driven() {
 			for _, x := range o {
 				for k := range 2 {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -22,8 +23,9 @@ func TestPictures(t *testing.T) {
 	require.NoError(t, err)
 	pts := []results.EnergyPoint{{T: 0, E: timestep.Energy{Kinetic: 1}, Gaps: []float64{0.01}}, {T: 1e-3, E: timestep.Energy{Kinetic: 0.5, Elastic: 0.4}, Works: results.Works{Law: -0.05, Friction: -0.05}, Gaps: []float64{0.02}}}
 	snap := results.Snapshot{T: 0.5, Meshes: []*mesh.Mesh{m}, Pos: [][][2]float64{m.Nodes},
-		Rigid: [][][2]float64{{{0, -1}, {2, -1}, {2, 0}, {0, 0}}}, Driven: []bool{true}, Obstacles: [][][2]float64{{{-1, -1}, {3, -1}}},
-		Masses: [][2]float64{{0.5, 1}}, Springs: [][2][2]float64{{{0.5, 1}, {0.5, 2}}}}
+		Shapes: []kind.Shape{{Form: kind.Outline, Points: [][2]float64{{0, -1}, {2, -1}, {2, 0}, {0, 0}}, Still: true},
+			{Form: kind.Line, Points: [][2]float64{{0.5, 1}, {0.5, 2}}}, {Form: kind.Dot, Points: [][2]float64{{0.5, 1}}}},
+		Obstacles: [][][2]float64{{{-1, -1}, {3, -1}}}}
 	profile := results.ProfileCurves{Title: "profile", Curves: []results.ProfileCurve{
 		{Label: "from 1 s", Y: []float64{0.1, 0.2}, V: []float64{1, 2}}, {Label: "1-2 s", Y: []float64{0.1, 0.2}, V: []float64{1.1, math.NaN()}}}}
 	dir := t.TempDir()

@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/mesh"
 )
 
@@ -134,9 +134,9 @@ func Bodies(path string, snaps []results.Snapshot, region []float64) error {
 // forces' scale is.
 const captionHeight = vg.Length(20)
 
-// frame is the box of what moves over the snapshots: the elastic bodies,
-// the free rigid bodies and the point masses (every rigid body when all
-// are driven).
+// frame is the box of what moves over the snapshots: the elastic bodies
+// and the other kinds' outlines and dots that are not still (every
+// outline, and the obstacles, when all are).
 func frame(snaps []results.Snapshot) (lo, hi [2]float64) {
 	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	add := func(x [2]float64) {
@@ -149,20 +149,24 @@ func frame(snaps []results.Snapshot) (lo, hi [2]float64) {
 				add(x)
 			}
 		}
-		for k, p := range s.Rigid {
-			if !s.Driven[k] {
-				for _, x := range p {
+		for _, sh := range s.Shapes {
+			if sh.Form != kind.Line && !sh.Still {
+				for _, x := range sh.Points {
 					add(x)
 				}
 			}
 		}
-		for _, x := range s.Masses {
-			add(x)
-		}
 	}
-	if math.IsInf(lo[0], 1) { // only driven bodies and obstacles: frame them
+	if math.IsInf(lo[0], 1) { // only still bodies and obstacles: frame them
 		for _, s := range snaps {
-			for _, p := range append(slices.Clip(s.Rigid), s.Obstacles...) {
+			for _, sh := range s.Shapes {
+				if sh.Form == kind.Outline {
+					for _, x := range sh.Points {
+						add(x)
+					}
+				}
+			}
+			for _, p := range s.Obstacles {
 				for _, x := range p {
 					add(x)
 				}
@@ -249,8 +253,9 @@ func addForces(p *plot.Plot, s results.Snapshot, fmax, cmax, length float64) err
 	return nil
 }
 
-// addBodies draws a snapshot's elastic bodies' cell sides, rigid bodies'
-// outlines, obstacles (grey), springs and point masses.
+// addBodies draws a snapshot's elastic bodies' cell sides, the other
+// kinds' outlines, obstacles (grey), lines (springs) and dots (point
+// masses).
 func addBodies(p *plot.Plot, s results.Snapshot) error {
 	for b, m := range s.Meshes {
 		for _, seg := range sides(m) {
@@ -267,7 +272,12 @@ func addBodies(p *plot.Plot, s results.Snapshot) error {
 			p.Add(l)
 		}
 	}
-	for b, o := range s.Rigid {
+	b := 0
+	for _, sh := range s.Shapes {
+		if sh.Form != kind.Outline {
+			continue
+		}
+		o := sh.Points
 		pts := make(plotter.XYs, len(o)+1)
 		for i := range pts {
 			x := o[i%len(o)]
@@ -280,6 +290,7 @@ func addBodies(p *plot.Plot, s results.Snapshot) error {
 		l.Color = bodyColors[(len(s.Meshes)+b)%len(bodyColors)]
 		l.Width = vg.Points(0.5)
 		p.Add(l)
+		b++
 	}
 	for _, o := range s.Obstacles { // grey, cut at the panel's edge like a ground
 		pts := make(plotter.XYs, len(o))
@@ -297,23 +308,29 @@ func addBodies(p *plot.Plot, s results.Snapshot) error {
 	return addPoints(p, s)
 }
 
-// addPoints draws a snapshot's springs as thin black lines and its point
-// masses as dots.
+// addPoints draws a snapshot's lines (springs) thin and black and its
+// dots (point masses).
 func addPoints(p *plot.Plot, s results.Snapshot) error {
-	for _, sp := range s.Springs {
-		l, err := plotter.NewLine(plotter.XYs{{X: sp[0][0], Y: sp[0][1]}, {X: sp[1][0], Y: sp[1][1]}})
-		if err != nil {
-			return err
+	var pts plotter.XYs
+	for _, sh := range s.Shapes {
+		switch sh.Form {
+		case kind.Line:
+			line := make(plotter.XYs, len(sh.Points))
+			for i, x := range sh.Points {
+				line[i] = plotter.XY{X: x[0], Y: x[1]}
+			}
+			l, err := plotter.NewLine(line)
+			if err != nil {
+				return err
+			}
+			l.Width = vg.Points(0.5)
+			p.Add(l)
+		case kind.Dot:
+			pts = append(pts, plotter.XY{X: sh.Points[0][0], Y: sh.Points[0][1]})
 		}
-		l.Width = vg.Points(0.5)
-		p.Add(l)
 	}
-	if len(s.Masses) == 0 {
+	if len(pts) == 0 {
 		return nil
-	}
-	pts := make(plotter.XYs, len(s.Masses))
-	for i, x := range s.Masses {
-		pts[i] = plotter.XY{X: x[0], Y: x[1]}
 	}
 	sc, err := plotter.NewScatter(pts)
 	if err != nil {

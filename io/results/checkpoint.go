@@ -8,6 +8,7 @@ import (
 	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -33,13 +34,11 @@ type WriterState struct {
 
 // SnapshotState is a Snapshot without its meshes (the simulation's).
 type SnapshotState struct {
-	T                     float64
-	Pos, Rigid, Obstacles [][][2]float64
-	Driven                []bool
-	Masses                [][2]float64
-	Springs               [][2][2]float64
-	Arrows                []Arrow
-	Chains                []Chain
+	T              float64
+	Pos, Obstacles [][][2]float64
+	Shapes         []kind.Shape
+	Arrows         []Arrow
+	Chains         []Chain
 }
 
 // Checkpoint flushes history.csv, writes the .pvd collections and
@@ -55,7 +54,7 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 	st := WriterState{History: n, Count: o.count, Bodies: o.bodies.count, Stride: o.stride, E0: o.e0,
 		Energy: slices.Clone(o.energy), Figures: o.figures, First: o.figures.first, Last: o.figures.last, Lists: map[string][]vtk.Entry{}}
 	for _, s := range o.snaps {
-		st.Snaps = append(st.Snaps, SnapshotState{s.T, s.Pos, s.Rigid, s.Obstacles, s.Driven, s.Masses, s.Springs, s.Arrows, s.Chains})
+		st.Snaps = append(st.Snaps, SnapshotState{s.T, s.Pos, s.Obstacles, s.Shapes, s.Arrows, s.Chains})
 	}
 	if p := o.profile; p != nil {
 		for _, s := range p.sums {
@@ -76,13 +75,22 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 }
 
 // listNames are the .pvd collections' names, in the order they are
-// written.
-var listNames = []string{"bodies", "rigid", "masses", "springs", "obstacles", "contacts", "chains"}
+// written: the finite-element bodies', the kinds', then the Writer's own.
+func (o *Writer) listNames() []string {
+	names := []string{"bodies"}
+	for _, s := range o.drawn {
+		names = append(names, s.name)
+	}
+	return append(names, "obstacles", "contacts", "chains")
+}
 
 // lists are the Writer's .pvd collections by name.
 func (o *Writer) lists() map[string]*vtk.Collection {
-	return map[string]*vtk.Collection{"bodies": &o.bodies.pvd, "contacts": &o.contacts, "rigid": &o.rigid,
-		"masses": &o.masses, "springs": &o.springs, "obstacles": &o.obstacle, "chains": &o.chains}
+	m := map[string]*vtk.Collection{"bodies": &o.bodies.pvd, "contacts": &o.contacts, "obstacles": &o.obstacle, "chains": &o.chains}
+	for _, s := range o.drawn {
+		m[s.name] = s.list
+	}
+	return m
 }
 
 // ResumeWriter opens the files of a run in dir, stopped after the step
@@ -100,7 +108,7 @@ func ResumeWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, s
 	w.energy, w.figures = st.Energy, st.Figures
 	w.figures.first, w.figures.last = st.First, st.Last
 	for _, s := range st.Snaps {
-		snap := Snapshot{T: s.T, Pos: s.Pos, Rigid: s.Rigid, Obstacles: s.Obstacles, Driven: s.Driven, Masses: s.Masses, Springs: s.Springs, Arrows: s.Arrows, Chains: s.Chains}
+		snap := Snapshot{T: s.T, Pos: s.Pos, Shapes: s.Shapes, Obstacles: s.Obstacles, Arrows: s.Arrows, Chains: s.Chains}
 		for i := range sim.Stepper.NumBodies() {
 			snap.Meshes = append(snap.Meshes, sim.Stepper.Body(i).Space.Mesh)
 		}
@@ -143,7 +151,7 @@ func (o *Writer) restoreLists(lists map[string][]vtk.Entry) error {
 		}
 	}
 	for _, f := range o.files.Outputs() {
-		if isPiece(f) && !listed[f] {
+		if o.isPiece(f) && !listed[f] {
 			if err := o.files.Remove(f); err != nil {
 				return fmt.Errorf("resuming: %w", err)
 			}
@@ -153,8 +161,12 @@ func (o *Writer) restoreLists(lists map[string][]vtk.Entry) error {
 }
 
 // isPiece tells whether a file name is a series' piece.
-func isPiece(name string) bool {
-	for _, pat := range pieceFiles {
+func (o *Writer) isPiece(name string) bool {
+	pats := slices.Clone(pieceFiles)
+	for _, s := range o.drawn {
+		pats = append(pats, s.name+"_[0-9][0-9][0-9][0-9][0-9].vtu")
+	}
+	for _, pat := range pats {
 		if ok, _ := filepath.Match(pat, name); ok {
 			return true
 		}

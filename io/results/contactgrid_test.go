@@ -9,7 +9,6 @@ import (
 
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/io/vtk"
-	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/scene"
 )
 
@@ -61,30 +60,6 @@ func TestContactForces(t *testing.T) {
 		require.InDelta(t, want[0][1], sum[1], 1e-12*scale, "step %d: y", step)
 	}
 	require.Greater(t, checked, 100, "steps in contact")
-}
-
-// TestRigidGridDisk: a disk is drawn as a 32-gon with a notch from its
-// centre to the vertex on its own x axis, which turns with it (a regular
-// polygon turning looks still), and the cells carry each body's angle.
-func TestRigidGridDisk(t *testing.T) {
-	d, err := rigid.NewBody("disk", rigid.Disk{R: 0.5}, [2]float64{1, 2}, 1000)
-	require.NoError(t, err)
-	d.Q[2] = 0.3
-	sys, err := rigid.NewSystem([]*rigid.Body{d}, nil, 0)
-	require.NoError(t, err)
-	g := RigidGrid(sys)
-	require.Len(t, g.Polygons, 1)
-	require.Len(t, g.Polygons[0], diskSides+1)
-	require.Equal(t, [2]float64{1, 2}, g.Points[0], "the notch starts at the centre")
-	require.InDelta(t, 1+0.5*math.Cos(0.3), g.Points[1][0], 1e-15)
-	require.InDelta(t, 2+0.5*math.Sin(0.3), g.Points[1][1], 1e-15)
-	for _, f := range g.CellData {
-		if f.Name == "angle" {
-			require.Equal(t, []float64{0.3}, f.Values)
-			return
-		}
-	}
-	t.Fatal("no angle")
 }
 
 // TestFirstContactFrame: the first frame of contacts.pvd holds the units

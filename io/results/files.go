@@ -12,6 +12,7 @@ import (
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -91,22 +92,26 @@ type history struct {
 	w       *bufio.Writer
 	path    string // history.csv; the run writes path.partial until it ends
 	ledgers []*bodyLedger
-	rigid   rigidLedger
+	kinds   []kind.Drawn // the other kinds' columns (kind.Drawn)
+	row     []float64    // their values, reused
+	digits  []int        // the digits each is written to
+	gaps    gapLedger
 	points  pointLedger
 	newton  bool // a column of Newton iterations, for hyperelastic bodies
 }
 
 // newHistory creates the CSV of a run, one line per step: the energies and
 // works, the contact statistics, then per contact pair the resultant force
-// on the candidate body and the closed units, per body the centroid and
-// momenta (for rigid bodies also the rotation, for up to maxRigidColumns
-// of them), per point mass its position and velocity (up to
-// maxMassColumns).
+// on the candidate body and the closed units, per finite-element body the
+// centroid and momenta, each other kind's columns (kind.Drawn: a rigid
+// body's centre, rotation and momenta, a point mass's position and
+// velocity), the gaps asked for, and per point contact the resultant force
+// on its masses.
 //
 // A history resumed (at >= 0) keeps the first at bytes of the file an
 // earlier run wrote (history.csv, or history.csv.partial when that run
 // did not end) and appends to them.
-func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rigidLedger, pl pointLedger, at int64) (*history, error) {
+func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, kinds []kind.Drawn, gl gapLedger, pl pointLedger, at int64) (*history, error) {
 	path, err := files.Path("history.csv")
 	if err != nil {
 		return nil, err
@@ -114,7 +119,14 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 	if _, err := files.Path("history.csv.partial"); err != nil {
 		return nil, err
 	}
-	h := &history{path: path, rigid: rl, points: pl}
+	h := &history{path: path, kinds: kinds, gaps: gl, points: pl}
+	var columns []kind.Column
+	for _, d := range kinds {
+		columns = append(columns, d.Columns()...)
+	}
+	for _, c := range columns {
+		h.digits = append(h.digits, c.Digits)
+	}
 	for _, b := range bodies {
 		h.newton = h.newton || b.Law != 0
 		l, err := newBodyLedger(b)
@@ -149,7 +161,10 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 	for _, l := range h.ledgers {
 		l.header(w)
 	}
-	h.rigid.header(w)
+	for _, c := range columns {
+		writeColumns(w, c.Name, c.Unit)
+	}
+	h.gaps.header(w)
 	h.points.header(w)
 	fmt.Fprintln(w)
 	h.f, h.w = f, w
@@ -160,7 +175,7 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, rl rig
 // total_energy is the ledger's constant, Kinetic + Elastic + Damping +
 // Numerical - External - Contact, and balance_error its drift from step
 // 0's (e0): the figure the summary reports at the end.
-func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0 float64, sim *timestep.Simulation, force [][2]float64, closed []int) {
+func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0 float64, sim *timestep.Simulation, force [][2]float64, closed []int) error {
 	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.3g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%d,%.3g,%.6g,%.3g,%.3g,%d,%.6g,%.6g", st.Step, t,
 		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(), e.Balance()-e0,
 		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.ContactNewton,
@@ -174,10 +189,21 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0
 	for _, l := range h.ledgers {
 		l.row(h.w)
 	}
-	h.rigid.row(h.w)
+	h.row = h.row[:0]
+	for _, d := range h.kinds {
+		h.row = d.Row(h.row)
+	}
+	if len(h.row) != len(h.digits) {
+		return fmt.Errorf("results: the kinds gave %d values for their %d history columns at step %d", len(h.row), len(h.digits), st.Step)
+	}
+	for i, v := range h.row {
+		fmt.Fprintf(h.w, ",%.*g", h.digits[i], v)
+	}
+	h.gaps.row(h.w)
 	pf, pc := sim.PointForces()
 	h.points.row(h.w, pf, pc)
 	fmt.Fprintln(h.w)
+	return nil
 }
 
 // converged is 1 for a step whose contact solve met its tolerance or

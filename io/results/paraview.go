@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
+	"github.com/fecontact/fecontact/kind"
 )
 
 // ParaViewScript is the name of the ParaView Python script a run writes
@@ -17,12 +18,20 @@ import (
 // macro), `--png FILE` renders the frame it shows and exits.
 const ParaViewScript = "view_in_paraview.py"
 
+// shown is a series as the ParaView script shows it: its .pvd's name and
+// its style (a kind.Style's name, or the Writer's own series': "fe",
+// "obstacles", "chains", "contacts").
+type shown struct{ name, style string }
+
+// styleNames are kind.Style's names in the script.
+var styleNames = map[kind.Style]string{kind.Solid: "solid", kind.Lines: "lines", kind.Dots: "dots"}
+
 // writeParaViewScript writes the script that opens the series (the .pvd
-// names, in the folder) in ParaView. Its text depends only on the series
-// and the folder, so that a resumed run writes it byte for byte as the run
-// never stopped; the force range and the framing are measured by the
-// script on the files.
-func writeParaViewScript(files *outdir.Folder, series []string) error {
+// names, in the folder) in ParaView, each as its style says. Its text
+// depends only on the series and the folder, so that a resumed run writes
+// it byte for byte as the run never stopped; the force range and the
+// framing are measured by the script on the files.
+func writeParaViewScript(files *outdir.Folder, series []shown) error {
 	if len(series) == 0 {
 		return nil
 	}
@@ -34,12 +43,14 @@ func writeParaViewScript(files *outdir.Folder, series []string) error {
 	if err != nil {
 		return err
 	}
-	quoted := make([]string, len(series))
+	quoted, styles := make([]string, len(series)), make([]string, len(series))
 	for i, s := range series {
-		quoted[i] = strconv.Quote(s) // .pvd names of ours: plain ASCII
+		quoted[i] = strconv.Quote(s.name) // .pvd names of ours: plain ASCII
+		styles[i] = quoted[i] + ": " + strconv.Quote(s.style)
 	}
 	text := strings.NewReplacer(
 		"@SERIES@", "["+strings.Join(quoted, ", ")+"]",
+		"@STYLES@", "{"+strings.Join(styles, ", ")+"}",
 		"@RUN@", strconv.Quote(base64.StdEncoding.EncodeToString([]byte(dir))),
 	).Replace(paraviewTemplate)
 	return atomicfile.Write(path, func(w io.Writer) error {
@@ -48,21 +59,19 @@ func writeParaViewScript(files *outdir.Folder, series []string) error {
 	})
 }
 
-// writtenSeries lists the .pvd files the Writer wrote, in the order the
-// script shows them (bodies under contacts).
-func (o *Writer) writtenSeries() []string {
-	var out []string
-	if len(o.bodies.pvd.Entries()) > 0 {
-		out = append(out, "bodies.pvd")
+// writtenSeries lists the .pvd files the Writer wrote and their styles,
+// in the order the script shows them: the finite-element bodies, the
+// kinds' series, the obstacles, the force chains, the contacts.
+func (o *Writer) writtenSeries() []shown {
+	all := []shown{{"bodies", "fe"}}
+	for _, s := range o.drawn {
+		all = append(all, shown{s.name, styleNames[s.style]})
 	}
-	for _, s := range []struct {
-		name string
-		list int
-	}{{"rigid.pvd", len(o.rigid.Entries())}, {"obstacles.pvd", len(o.obstacle.Entries())}, {"chains.pvd", len(o.chains.Entries())},
-		{"springs.pvd", len(o.springs.Entries())}, {"masses.pvd", len(o.masses.Entries())},
-		{"contacts.pvd", len(o.contacts.Entries())}} {
-		if s.list > 0 {
-			out = append(out, s.name)
+	all = append(all, shown{"obstacles", "obstacles"}, shown{"chains", "chains"}, shown{"contacts", "contacts"})
+	var out []shown
+	for _, s := range all {
+		if len(o.lists()[s.name].Entries()) > 0 {
+			out = append(out, shown{s.name + ".pvd", s.style})
 		}
 	}
 	return out
@@ -90,6 +99,7 @@ import os
 import sys
 
 SERIES = @SERIES@
+STYLES = @STYLES@  # fe, solid, lines, dots (the kinds' series), obstacles, chains, contacts
 RUN = os.fsdecode(base64.b64decode(@RUN@))
 SAMPLES = 40  # frames read to measure the force range and the framing
 
@@ -169,31 +179,38 @@ def main(argv):
         pv.ColorBy(d, ("POINTS", "von_mises"))
         stressed = d
         moving.append(warped)
-    if "rigid.pvd" in readers:
-        rigid = readers["rigid.pvd"]
-        d = pv.Show(rigid, view)
-        d.SetRepresentationType("Surface With Edges")
-        d.ColorArrayName = ["POINTS", ""]
-        d.DiffuseColor = [0.80, 0.80, 0.85]
-        free = pv.Threshold(registrationName="rigid, not driven", Input=rigid, Scalars=["CELLS", "driven"],
-                            LowerThreshold=0.5, ThresholdMethod="Below Lower Threshold")
-        moving.append(free)
-    if "obstacles.pvd" in readers:
-        d = pv.Show(readers["obstacles.pvd"], view)
-        d.ColorArrayName = ["POINTS", ""]
-        d.AmbientColor = d.DiffuseColor = [0.35, 0.35, 0.35]
-        d.LineWidth = 2.0
-    if "chains.pvd" in readers:  # force chains: lines between grains, by normal force
-        d = pv.Show(readers["chains.pvd"], view)
-        pv.ColorBy(d, ("CELLS", "force_normal"))
-        d.LineWidth = 2.0
-        d.SetScalarBarVisibility(view, False)
-    if "springs.pvd" in readers:
-        d = pv.Show(readers["springs.pvd"], view)
-        d.ColorArrayName = ["POINTS", ""]
-        d.AmbientColor = d.DiffuseColor = [0.1, 0.1, 0.1]
-    if "masses.pvd" in readers:
-        moving.append(readers["masses.pvd"])
+    dots = []  # the series drawn as spheres, once the scene's size is known
+    for name in SERIES:
+        reader, style = readers[name], STYLES[name]
+        if style == "solid":  # bodies as surfaces; a ground (driven) is drawn, not framed
+            d = pv.Show(reader, view)
+            d.SetRepresentationType("Surface With Edges")
+            d.ColorArrayName = ["POINTS", ""]
+            d.DiffuseColor = [0.80, 0.80, 0.85]
+            reader.UpdatePipeline(times[-1])
+            if reader.CellData["driven"] is not None:
+                free = pv.Threshold(registrationName=name[:-4] + ", not driven", Input=reader, Scalars=["CELLS", "driven"],
+                                    LowerThreshold=0.5, ThresholdMethod="Below Lower Threshold")
+                moving.append(free)
+            else:
+                moving.append(reader)
+        elif style == "obstacles":
+            d = pv.Show(reader, view)
+            d.ColorArrayName = ["POINTS", ""]
+            d.AmbientColor = d.DiffuseColor = [0.35, 0.35, 0.35]
+            d.LineWidth = 2.0
+        elif style == "chains":  # force chains: lines between grains, by normal force
+            d = pv.Show(reader, view)
+            pv.ColorBy(d, ("CELLS", "force_normal"))
+            d.LineWidth = 2.0
+            d.SetScalarBarVisibility(view, False)
+        elif style == "lines":
+            d = pv.Show(reader, view)
+            d.ColorArrayName = ["POINTS", ""]
+            d.AmbientColor = d.DiffuseColor = [0.1, 0.1, 0.1]
+        elif style == "dots":
+            moving.append(reader)
+            dots.append(name)
     if not moving:
         moving = list(readers.values())
 
@@ -215,15 +232,15 @@ def main(argv):
     size = max(box[1] - box[0], box[3] - box[2], 1e-12)
     width, height = max(box[1] - box[0], size / 20), max(box[3] - box[2], size / 20)
 
-    if "masses.pvd" in readers:  # dots of their radius, or of 1 % of the scene for points
-        masses = readers["masses.pvd"]
-        masses.UpdatePipeline(times[-1])
-        radius = masses.PointData["radius"]
+    for name in dots:  # spheres of their radius, or of 1 % of the scene for points
+        points = readers[name]
+        points.UpdatePipeline(times[-1])
+        radius = points.PointData["radius"]
         if radius is not None and radius.GetRange()[1] > 0:
-            balls = pv.Glyph(registrationName="masses", Input=masses, GlyphType="Sphere",
+            balls = pv.Glyph(registrationName=name[:-4], Input=points, GlyphType="Sphere",
                              ScaleArray=["POINTS", "radius"], ScaleFactor=2.0, GlyphMode="All Points")
         else:
-            balls = pv.Glyph(registrationName="masses", Input=masses, GlyphType="Sphere",
+            balls = pv.Glyph(registrationName=name[:-4], Input=points, GlyphType="Sphere",
                              ScaleArray=["POINTS", "No scale array"], ScaleFactor=0.02 * size, GlyphMode="All Points")
         d = pv.Show(balls, view)
         d.ColorArrayName = ["POINTS", ""]

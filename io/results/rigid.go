@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 
 	"github.com/fecontact/fecontact/contact"
@@ -12,80 +11,14 @@ import (
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// diskSides is the number of sides of the polygon that draws a disk.
-const diskSides = 32
-
-// Outline returns a rigid body's outline in its current pose: the
-// polygon's vertices, or a disk's inscribed diskSides-gon with a notch
-// that turns with it, from its centre to the first vertex, where a
-// regular polygon turning looks still (so that a rolling disk is seen to
-// roll).
-func Outline(b *rigid.Body) [][2]float64 {
-	if d, ok := b.Shape.(rigid.Disk); ok {
-		out := make([][2]float64, 0, diskSides+1)
-		out = append(out, b.World([2]float64{}))
-		for k := range diskSides {
-			a := 2 * math.Pi * float64(k) / diskSides
-			out = append(out, b.World([2]float64{d.R * math.Cos(a), d.R * math.Sin(a)}))
-		}
-		return out
-	}
-	return b.Vertices(nil)
-}
-
-// RigidGrid is the rigid bodies as VTK polygons, with per body (cell) its
-// index (id, in the system's order), velocity of the centre of mass,
-// angular velocity, whether it is driven, its centre, area and radius, and
-// per point the velocity of the material point.
-func RigidGrid(sys *rigid.System) *vtk.Grid {
-	g := &vtk.Grid{Polygons: make([][]int, 0, len(sys.Bodies))}
-	n := len(sys.Bodies)
-	id, omega, driven, vel, angle := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, 2*n), make([]float64, n)
-	centre, area, radius := make([]float64, 2*n), make([]float64, n), make([]float64, n)
-	var pv []float64
-	for i, b := range sys.Bodies {
-		poly := make([]int, 0, diskSides)
-		for _, x := range Outline(b) {
-			poly = append(poly, len(g.Points))
-			g.Points = append(g.Points, x)
-			v := b.PointVelocity(x)
-			pv = append(pv, v[0], v[1])
-		}
-		g.Polygons = append(g.Polygons, poly)
-		id[i], omega[i], vel[2*i], vel[2*i+1], angle[i] = float64(i), b.V[2], b.V[0], b.V[1], b.Q[2]
-		if b.Driven() {
-			driven[i] = 1
-		}
-		centre[2*i], centre[2*i+1], area[i], radius[i] = b.Q[0], b.Q[1], b.Shape.Area(), b.Shape.Radius()
-	}
-	g.AddPointVector("velocity", pv)
-	g.AddCellInteger("id", id)
-	g.AddCellVector("velocity", vel)
-	g.AddCellScalar("angle", angle) // rad, counter-clockwise from the body's initial pose
-	g.AddCellScalar("angular_velocity", omega)
-	g.AddCellInteger("driven", driven)
-	// The centre of mass, the section's area and the largest distance of
-	// its points from the centre (m, m^2, m): the grains of a granular
-	// study (package granular).
-	g.AddCellVector("centre", centre)
-	g.AddCellScalar("area", area)
-	g.AddCellScalar("radius", radius)
-	return g
-}
-
-// maxRigidColumns is the most rigid bodies that get columns of their own
-// in history.csv: a granular sample's thousands would make a file nobody
-// reads; its bodies are in rigid.pvd.
-const maxRigidColumns = 50
-
-// rigidLedger gives the free rigid bodies' centre of mass, linear momentum
-// and angular momentum about the origin, and the gaps asked for.
-type rigidLedger struct {
+// gapLedger gives the distances between the pairs of rigid bodies asked
+// for (Options.Gaps).
+type gapLedger struct {
 	sys  *rigid.System
 	gaps [][2]int
 }
 
-func (l rigidLedger) gapNames() []string {
+func (l gapLedger) gapNames() []string {
 	var out []string
 	for _, g := range l.gaps {
 		out = append(out, "gap_"+l.sys.Bodies[g[0]].Name+"_"+l.sys.Bodies[g[1]].Name)
@@ -93,7 +26,7 @@ func (l rigidLedger) gapNames() []string {
 	return out
 }
 
-func (l rigidLedger) distances() []float64 {
+func (l gapLedger) distances() []float64 {
 	var out []float64
 	for _, g := range l.gaps {
 		out = append(out, rigid.Distance(l.sys.Bodies[g[0]], l.sys.Bodies[g[1]]))
@@ -101,33 +34,13 @@ func (l rigidLedger) distances() []float64 {
 	return out
 }
 
-func (l rigidLedger) bodies() []*rigid.Body {
-	if l.sys == nil || len(l.sys.Bodies) > maxRigidColumns {
-		return nil
-	}
-	return l.sys.Bodies
-}
-
-func (l rigidLedger) header(w io.Writer) {
-	for _, b := range l.bodies() {
-		n := b.Name
-		writeColumns(w, n+"_cx", "m", n+"_cy", "m", n+"_angle", "rad", n+"_px", momentum, n+"_py", momentum, n+"_L", angularMomentum)
-	}
+func (l gapLedger) header(w io.Writer) {
 	for _, n := range l.gapNames() {
 		writeColumns(w, n, "m")
 	}
 }
 
-func (l rigidLedger) row(w io.Writer) {
-	for _, b := range l.bodies() {
-		q, v := b.Q, b.V
-		var px, py, L float64
-		if !b.Driven() { // a driven body moves whatever the forces: no momentum of its own
-			px, py = b.Mass*v[0], b.Mass*v[1]
-			L = q[0]*py - q[1]*px + b.Inertia*v[2]
-		}
-		fmt.Fprintf(w, ",%.12g,%.12g,%.12g,%.12g,%.12g,%.12g", q[0], q[1], q[2], px, py, L)
-	}
+func (l gapLedger) row(w io.Writer) {
 	for _, d := range l.distances() {
 		fmt.Fprintf(w, ",%.9g", d)
 	}

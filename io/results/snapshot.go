@@ -3,23 +3,22 @@ package results
 import (
 	"math"
 
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
 )
 
 // Snapshot is the deformed node positions of every finite-element body,
-// and the outlines of the rigid ones and of the obstacles, at one time:
-// what bodies.png draws (Options.Pictures).
+// the other kinds' shapes (kind.Drawn: rigid outlines, springs, point
+// masses) and the obstacles' outlines, at one time: what bodies.png draws
+// (Options.Pictures).
 type Snapshot struct {
 	T         float64
 	Meshes    []*mesh.Mesh
-	Pos       [][][2]float64  // per body and node
-	Rigid     [][][2]float64  // per rigid body (Outline)
-	Driven    []bool          // per rigid body
-	Obstacles [][][2]float64  // the obstacles' outlines (contact.Obstacle.Outline)
-	Masses    [][2]float64    // the point masses' positions
-	Springs   [][2][2]float64 // the springs' ends
+	Pos       [][][2]float64 // per body and node
+	Shapes    []kind.Shape   // the other kinds', kind by kind
+	Obstacles [][][2]float64 // the obstacles' outlines (contact.Obstacle.Outline)
 	// Arrows are the contact forces on the finite-element bodies' and the
 	// point masses' nodes (N per m of thickness), where they act; Chains
 	// the normal forces between rigid bodies, from centre to centre (to
@@ -51,25 +50,13 @@ func takeSnapshot(sim *timestep.Simulation) Snapshot {
 		s.Meshes = append(s.Meshes, m)
 		s.Pos = append(s.Pos, p)
 	}
-	if sim.Rigid != nil {
-		for _, b := range sim.Rigid.Bodies {
-			s.Rigid = append(s.Rigid, Outline(b))
-			s.Driven = append(s.Driven, b.Driven())
-		}
+	for _, d := range sim.Drawn() {
+		s.Shapes = d.Shapes(s.Shapes)
 	}
 	for _, o := range obstacles(sim) {
 		s.Obstacles = append(s.Obstacles, o.Outline(s.T))
 	}
 	s.Arrows, s.Chains = contactForces(sim)
-	if p := sim.Points; p != nil {
-		for _, m := range p.Masses {
-			s.Masses = append(s.Masses, m.X)
-		}
-		for k := range p.Springs() {
-			a, b := p.Ends(k)
-			s.Springs = append(s.Springs, [2][2]float64{a, b})
-		}
-	}
 	return s
 }
 

@@ -12,11 +12,13 @@ import (
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// Writer writes a simulation's files: bodies.pvd (one piece per body per
-// output step), rigid.pvd (the rigid bodies, one piece per output step),
+// Writer writes a simulation's files: bodies.pvd (one piece per
+// finite-element body per output step), each other kind's series
+// (kind.Drawn: rigid.pvd, masses.pvd, springs.pvd, any other kind's),
 // contacts.pvd (the contact units as points), history.csv (one line per
 // step) and, at the end, energy.png and bodies.png.
 type Writer struct {
@@ -24,9 +26,8 @@ type Writer struct {
 	files    *outdir.Folder
 	bodies   *series
 	contacts vtk.Collection
-	rigid    vtk.Collection
-	masses   vtk.Collection
-	springs  vtk.Collection
+	kinds    []kind.Drawn
+	drawn    []drawnSeries // the kinds' series, in the order they are written
 	obstacle vtk.Collection
 	enc      vtk.Encoding
 	hist     *history
@@ -92,10 +93,18 @@ type Painter interface {
 	Profile(path string, p ProfileCurves) error
 }
 
-// pieceFiles are the patterns of the series' pieces, which a resumed
-// run removes where its checkpoint does not list them.
+// drawnSeries is a kind's series (kind.Series) as the Writer keeps it.
+type drawnSeries struct {
+	name  string
+	style kind.Style
+	list  *vtk.Collection
+}
+
+// pieceFiles are the patterns of the Writer's own series' pieces, which a
+// resumed run removes where its checkpoint does not list them (the
+// kinds' series add theirs, NAME_?????.vtu).
 var pieceFiles = []string{"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
-	"rigid_[0-9][0-9][0-9][0-9][0-9].vtu", "masses_[0-9][0-9][0-9][0-9][0-9].vtu", "springs_[0-9][0-9][0-9][0-9][0-9].vtu", "chains_[0-9][0-9][0-9][0-9][0-9].vtu"}
+	"chains_[0-9][0-9][0-9][0-9][0-9].vtu"}
 
 // Options of a Writer.
 type Options struct {
@@ -140,11 +149,16 @@ func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at i
 	if p := opt.Profile; p != nil && (p.Strips < 1 || !(p.Top > p.Bottom)) {
 		return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
 	}
-	h, err := newHistory(files, len(sim.Detector.Pairs), bodies, rigidLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
+	kinds := sim.Drawn()
+	h, err := newHistory(files, len(sim.Detector.Pairs), bodies, kinds, gapLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{sim: sim, files: files, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1,
+	drawn, err := seriesOf(kinds)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{sim: sim, files: files, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1, kinds: kinds, drawn: drawn,
 		bodies: &series{files: files, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter, frame: slices.Clone(opt.Frame)}
 	if p := opt.Profile; p != nil {
 		w.profile = &profile{Profile: *p}
@@ -170,7 +184,9 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 			return err
 		}
 	}
-	o.note(st, write)
+	if err := o.note(st, write); err != nil {
+		return err
+	}
 	if !write {
 		return nil
 	}
@@ -180,7 +196,7 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 // note records a step in history.csv and the figures, keeps its energy
 // point when it falls on the stride or keep is set, and its snapshot at a
 // picture's time.
-func (o *Writer) note(st timestep.StepStats, keep bool) {
+func (o *Writer) note(st timestep.StepStats, keep bool) error {
 	sim := o.sim
 	s := sim.Stepper
 	e := sim.TotalEnergy()
@@ -188,7 +204,9 @@ func (o *Writer) note(st timestep.StepStats, keep bool) {
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
-	o.hist.addRun(st, s.Time(), e, o.e0, sim, force, closed)
+	if err := o.hist.addRun(st, s.Time(), e, o.e0, sim, force, closed); err != nil {
+		return err
+	}
 	pf, _ := sim.PointForces()
 	o.figures.add(st, s.H(), e, sim, append(slices.Clip(force), pf...))
 	o.profile.record(sim.Rigid, s.Time())
@@ -209,6 +227,7 @@ func (o *Writer) note(st timestep.StepStats, keep bool) {
 			o.snaps = append(o.snaps, takeSnapshot(sim))
 		}
 	}
+	return nil
 }
 
 // KeepPoint keeps the energy point of the state now for energy.png, once:
@@ -220,7 +239,7 @@ func (o *Writer) KeepPoint() {
 	if n := len(o.energy); n > 0 && o.energy[n-1].T == t {
 		return
 	}
-	o.energy = append(o.energy, EnergyPoint{t, sim.TotalEnergy(), Works{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork}, o.hist.rigid.distances()})
+	o.energy = append(o.energy, EnergyPoint{t, sim.TotalEnergy(), Works{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork}, o.hist.gaps.distances()})
 }
 
 // WriteFields writes the fields of the state now: a piece of every
@@ -239,14 +258,8 @@ func (o *Writer) WriteFields() error {
 			return err
 		}
 	}
-	var rigidGrid *vtk.Grid
-	if sim.Rigid != nil && len(sim.Rigid.Bodies) > 0 {
-		rigidGrid = RigidGrid(sim.Rigid)
-		if err := o.writeSeries("rigid", &o.rigid, s.Time(), rigidGrid); err != nil {
-			return err
-		}
-	}
-	if err := o.writePoints(s.Time()); err != nil {
+	grains, err := o.writeKinds(s.Time())
+	if err != nil {
 		return err
 	}
 	if g := ObstacleGrid(sim, s.Time()); g != nil {
@@ -258,7 +271,7 @@ func (o *Writer) WriteFields() error {
 	if err := o.writeSeries("contacts", &o.contacts, s.Time(), contactGrid); err != nil {
 		return err
 	}
-	if err := o.writeGranular(s.Time(), rigidGrid, contactGrid); err != nil {
+	if err := o.writeGranular(s.Time(), grains, contactGrid); err != nil {
 		return err
 	}
 	o.count++
@@ -271,7 +284,7 @@ func (o *Writer) WriteFields() error {
 // writeLists writes every .pvd collection that lists a piece.
 func (o *Writer) writeLists() error {
 	o.listedAt = time.Now()
-	for _, name := range listNames {
+	for _, name := range o.listNames() {
 		if c := o.lists()[name]; len(c.Entries()) > 0 {
 			if err := writePVD(o.files, name+".pvd", c); err != nil {
 				return err
@@ -499,7 +512,7 @@ func (o *Writer) draw() error {
 	if len(o.snaps) > 0 {
 		pictures["bodies.png"] = func(p string) error { return o.painter.Bodies(p, o.snaps, o.frame) }
 	}
-	if names := o.hist.rigid.gapNames(); len(names) > 0 {
+	if names := o.hist.gaps.gapNames(); len(names) > 0 {
 		pictures["gaps.png"] = func(p string) error { return o.painter.Gaps(p, names, o.energy) }
 	}
 	order := []string{"energy.png", "bodies.png", "gaps.png"}
@@ -520,23 +533,65 @@ func (o *Writer) draw() error {
 	return errors.Join(errs...)
 }
 
-// writePoints writes the point masses (masses.pvd) and their springs
-// (springs.pvd) at time t, if there are any.
-func (o *Writer) writePoints(t float64) error {
-	sys := o.sim.Points
-	if sys == nil {
-		return nil
-	}
-	for _, set := range []struct {
-		name string
-		grid *vtk.Grid
-		list *vtk.Collection
-	}{{"masses", MassGrid(sys), &o.masses}, {"springs", SpringGrid(sys), &o.springs}} {
-		if set.grid == nil {
-			continue
+// grainSeries is the series whose pieces a granular study measures
+// (SampleOf): the rigid bodies'.
+const grainSeries = "rigid"
+
+// seriesOf is the kinds' series, named once each and apart from the
+// Writer's own.
+func seriesOf(kinds []kind.Drawn) ([]drawnSeries, error) {
+	var out []drawnSeries
+	seen := map[string]bool{"bodies": true, "contacts": true, "obstacles": true, "chains": true}
+	for _, d := range kinds {
+		for _, s := range d.Series() {
+			if seen[s.Name] || !plainName(s.Name) {
+				return nil, fmt.Errorf("results: a kind's series %q: expected a name of letters, digits and _ that no other series has", s.Name)
+			}
+			seen[s.Name] = true
+			out = append(out, drawnSeries{name: s.Name, style: s.Style, list: &vtk.Collection{}})
 		}
-		if err := o.writeSeries(set.name, set.list, t, set.grid); err != nil {
-			return err
+	}
+	return out, nil
+}
+
+func plainName(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// writeKinds writes each kind's series at time t (a series whose grid is
+// nil now writes no piece), and returns the grains' grid for a granular
+// study (nil without one).
+func (o *Writer) writeKinds(t float64) (grains *vtk.Grid, err error) {
+	for _, d := range o.kinds {
+		for _, s := range d.Series() {
+			if s.Grid == nil {
+				continue
+			}
+			if s.Name == grainSeries {
+				grains = s.Grid
+			}
+			list := o.seriesList(s.Name)
+			if list == nil {
+				return nil, fmt.Errorf("results: a kind's series %q was not among its series when the run began: a kind's series are fixed", s.Name)
+			}
+			if err := o.writeSeries(s.Name, list, t, s.Grid); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return grains, nil
+}
+
+// seriesList is the collection of the kinds' series name, nil for none.
+func (o *Writer) seriesList(name string) *vtk.Collection {
+	for _, s := range o.drawn {
+		if s.name == name {
+			return s.list
 		}
 	}
 	return nil

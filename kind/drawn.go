@@ -1,0 +1,68 @@
+package kind
+
+import "github.com/fecontact/fecontact/io/vtk"
+
+// Drawn is a family the outputs show without naming its kind (optional):
+// a run writes each of its series as NAME.pvd with a piece per output
+// time and opens it in ParaView as its style says, draws its shapes in
+// bodies.png, and writes its columns in history.csv every step. A kind
+// that implements it (rigid bodies, point masses, any an embedding
+// program brings) gets all of these from package io/results unchanged.
+type Drawn interface {
+	// Series are the family's ParaView series at the state now, in the
+	// order they are written; a nil Grid writes no piece this time.
+	Series() []Series
+	// Shapes are what a picture draws of the family now.
+	Shapes(dst []Shape) []Shape
+	// Columns name the family's history.csv columns, once; Row appends
+	// their values now, one per column, in that order.
+	Columns() []Column
+	Row(dst []float64) []float64
+}
+
+// Series is one ParaView series of a family: NAME.pvd, its pieces
+// NAME_00042.vtu.
+type Series struct {
+	Name  string // plain ASCII, unique among the run's series
+	Style Style
+	Grid  *vtk.Grid
+}
+
+// Style is how the ParaView script shows a series.
+type Style int
+
+const (
+	// Solid is polygons drawn as surfaces with their edges, framed by the
+	// camera but for the cells whose "driven" array is 1 (a ground).
+	Solid Style = iota
+	// Lines is thin dark lines, not framed (springs).
+	Lines
+	// Dots is spheres at the points, of the "radius" point array where it
+	// is positive (or of a hundredth of the scene), framed.
+	Dots
+)
+
+// Shape is one thing a picture draws: a closed outline, an open line or
+// a dot. Still marks a shape whose motion is prescribed (a driven ground):
+// drawn, but not what the picture frames.
+type Shape struct {
+	Form   Form
+	Points [][2]float64 // the outline's vertices, the line's points, the dot
+	Still  bool
+}
+
+// Form is a Shape's form.
+type Form int
+
+const (
+	Outline Form = iota // closed polygon: a body
+	Line                // open polyline: a spring
+	Dot                 // one point: a point mass
+)
+
+// Column is a history.csv column: its name, its unit ("" for a count or
+// a ratio) and the significant digits it is written to.
+type Column struct {
+	Name, Unit string
+	Digits     int
+}
