@@ -283,23 +283,47 @@ def _prefix(largest, unit):
     return _PREFIXES[-1][0], _PREFIXES[-1][1] + unit
 
 
+# VTK cell types: what a series' cells are drawn as.
+_VERTEX, _LINE, _POLYLINE = 1, 3, 4
+
+# The series a run writes of its own (not a kind's): contacts are arrows,
+# chains belong to a granular study.
+_NOT_BODIES = {"contacts", "chains"}
+
+
 def _plot_frame(r, ax, time):
-    """The bodies at the frame nearest time, framed on those that move:
-    rigid bodies not driven (the pillar's long ground drawn but not
-    framed), every finite-element body."""
-    name = "bodies" if (r.folder / "bodies.pvd").is_file() else "rigid"
-    frames = r.series(name)
-    t = frames[-1][0] if time is None else min((f[0] for f in frames), key=lambda x: abs(x - time))
-    framed = []
-    for ft, _, fr in frames:
-        if ft != t:
-            continue
-        driven = fr.cell_data.get("driven", np.zeros(len(fr.cells)))
-        for k, c in enumerate(fr.cells):
-            p = fr.points[np.append(c, c[0])]
-            ax.plot(p[:, 0], p[:, 1], "-", color="0.55" if driven[k] else "k", lw=0.6)
-            if not driven[k]:
-                framed.append(p)
+    """The bodies at the frame nearest time, whatever their kinds: every
+    series' cells (the elastic bodies' polygons, displaced, the rigid
+    bodies', a kind's own), lines (springs, obstacles in grey) and points (dots), framed on
+    what moves (cells not "driven", dots; the pillar's long ground drawn
+    but not framed), with the contact forces."""
+    names = sorted(p.stem for p in r.folder.glob("*.pvd") if p.stem not in _NOT_BODIES)
+    if not names:
+        raise FecontactError("%s has no series of bodies to draw" % r.folder)
+    t = None
+    framed, drawn = [], []
+    for name in names:
+        frames = r.series(name)
+        if t is None:
+            t = frames[-1][0] if time is None else min((f[0] for f in frames), key=lambda x: abs(x - time))
+        for _, _, fr in (f for f in frames if f[0] == t):
+            points = fr.points
+            if "displacement" in fr.point_data:  # elastic bodies: on their reference mesh
+                points = points + np.asarray(fr.point_data["displacement"])[:, :2]
+            driven = fr.cell_data.get("driven", np.zeros(len(fr.cells)))
+            for k, c in enumerate(fr.cells):
+                kind = fr.types[k]
+                if kind == _VERTEX:
+                    ax.plot(points[c, 0], points[c, 1], "o", color="tab:red", ms=3)
+                    framed.append(points[c])
+                    continue
+                p = points[c] if kind in (_LINE, _POLYLINE) else points[np.append(c, c[0])]
+                if name != "obstacles":  # a ground line is as long as anyone likes
+                    drawn.append(p)
+                grey = name == "obstacles" or driven[k]
+                ax.plot(p[:, 0], p[:, 1], "-", color="0.55" if grey else "k", lw=0.6)
+                if not grey and kind not in (_LINE, _POLYLINE):
+                    framed.append(p)
     if (r.folder / "contacts.pvd").is_file():
         for ft, _, fr in r.series("contacts"):
             if ft == t and len(fr.points):
@@ -308,7 +332,10 @@ def _plot_frame(r, ax, time):
     if framed:
         pts = np.vstack(framed)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
-        pad = 0.08 * max(hi - lo)
+        # A lone point mass frames a tenth of what is drawn (its springs).
+        scene = np.vstack(drawn + framed)
+        pad = 0.08 * max(hi - lo) if max(hi - lo) > 0 else 0.05 * max(scene.max(axis=0) - scene.min(axis=0))
+        pad = max(pad, 1e-9)
         ax.set_xlim(lo[0] - pad, hi[0] + pad)
         ax.set_ylim(lo[1] - pad, hi[1] + pad)
     ax.set_aspect("equal")

@@ -150,3 +150,23 @@ def test_plot_house_style(tmp_path):
     x0, x1 = ax.get_xlim()
     assert x1 - x0 < 2.0, "framed on the blocks (0.9 m wide), not the 20 m ground"
     assert x0 < -0.45 and x1 > 0.45
+
+
+def test_plot_bodies_of_every_kind(tmp_path):
+    """Run.plot("bodies") draws whatever series a run wrote: elastic
+    bodies' cells, point masses as dots with their springs."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    run = fecontact.run("klarbring", tmp_path / "k", quiet=True, steps=50)
+    ax = run.plot("bodies")
+    dots = [l for l in ax.lines if l.get_marker() == "o"]
+    assert len(dots) == 1, "the mass"
+    assert any(l.get_color() == "k" for l in ax.lines), "its spring"
+    run = fecontact.run("colliding-blocks", tmp_path / "b", quiet=True, steps=300)
+    ax = run.plot("bodies")
+    x0, x1 = ax.get_xlim()
+    assert x0 < 0.0 and x1 > 0.12, "both blocks framed"
+    # The upper block drawn where it has moved (-75 m/s for 0.3 ms, less
+    # what the contact took), not on its reference mesh at x = 0.07..0.11.
+    right = max(l.get_xdata().max() for l in ax.lines if l.get_ydata().min() > 0.0405)
+    assert right < 0.11 - 0.01, right
