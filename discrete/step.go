@@ -338,6 +338,7 @@ func (s *System) Begin(t float64) error {
 	h, th := s.h, s.theta
 	for k, c := range s.comps {
 		s.restate(k)
+		s.timedForces(c, t)
 		n := c.n()
 		rhs := c.scratch
 		for i := range n {
@@ -483,6 +484,23 @@ func (s *System) checkFree() error {
 		}
 	}
 	return nil
+}
+
+// timedForces sets the constant force of a component whose masses' forces
+// vary in time (Mass.ForceTime) to their values over the step from t,
+// theta-weighted over its ends: what its free velocity takes and what
+// Finish books as their work.
+func (s *System) timedForces(c *component, t float64) {
+	for l, i := range c.masses {
+		m := s.Masses[i]
+		if m.ForceTime == nil {
+			continue
+		}
+		f := s.theta*m.ForceTime(t+s.h) + (1-s.theta)*m.ForceTime(t)
+		for d := range 2 {
+			c.f[2*l+d] = m.M*m.Gravity[d] + m.Force[d]*f
+		}
+	}
 }
 
 // setForce sets the applied forces of component k's masses (x and y per

@@ -14,8 +14,12 @@ type Mass struct {
 	M       float64    // kg per m of thickness
 	X, V    [2]float64 // position (m) and velocity (m/s), updated by the steps
 	Gravity [2]float64 // m/s^2
-	Force   [2]float64 // a constant applied force, N per m
+	Force   [2]float64 // an applied force, N per m
 	Radius  float64    // of its contact disc, m; 0: a point
+	// ForceTime, when set, is the factor of Force at time t (a ramp, a
+	// cycle, a table), theta-weighted over each step's ends; nil: Force
+	// is constant.
+	ForceTime func(t float64) float64
 }
 
 // Spring joins mass A to mass B, or to the fixed point Anchor when B is

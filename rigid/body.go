@@ -26,7 +26,11 @@ type Body struct {
 	// work.
 	Force  [2]float64
 	Moment float64
-	Motion contact.Motion
+	// LoadTime, when set, is the factor of Force and Moment at time t (a
+	// ramp, a cycle, a table): the step applies them theta-weighted over
+	// its ends, as the finite-element bodies' loads, and books their work.
+	LoadTime func(t float64) float64
+	Motion   contact.Motion
 	// Surface, when set, lists the only faces of a polygon (face k from
 	// vertex k to k+1) that other polygons may rest on: a one-sided piece
 	// of ground whose other faces lie inside the ground (an obstacle

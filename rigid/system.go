@@ -62,6 +62,7 @@ type System struct {
 	rule         [][]int      // group index pairs -> first matching rule, or -1
 	group        []int        // per body: its group's index
 	v0, vfree, r [][3]float64
+	load         [][3]float64 // each body's force and moment over the step (LoadTime)
 	shift        [][3]float64 // impulses whose time in the step moves the position (AddShift)
 	energy       []Energy
 	h, theta, t  float64
@@ -220,19 +221,33 @@ func (s *System) Compliance(i int) (eqs []int, c []float64) {
 func (s *System) Begin(t, h, theta float64) {
 	s.t, s.h, s.theta = t, h, theta
 	if len(s.q0) != len(s.Bodies) {
-		s.q0, s.dq = make([][3]float64, len(s.Bodies)), make([][3]float64, len(s.Bodies))
+		s.q0, s.dq, s.load = make([][3]float64, len(s.Bodies)), make([][3]float64, len(s.Bodies)), make([][3]float64, len(s.Bodies))
 	}
 	for i, b := range s.Bodies {
 		s.rebook(i)
 		s.q0[i] = b.Q
 		s.v0[i], s.r[i], s.shift[i] = b.V, [3]float64{}, [3]float64{}
 		s.vfree[i] = [3]float64{b.V[0] + h*b.Gravity[0], b.V[1] + h*b.Gravity[1], b.V[2]}
+		s.load[i] = b.loadOver(t, h, theta)
 		if b.loaded() {
-			s.vfree[i][0] += h * b.Force[0] / b.Mass
-			s.vfree[i][1] += h * b.Force[1] / b.Mass
-			s.vfree[i][2] += h * b.Moment / b.Inertia
+			s.vfree[i][0] += h * s.load[i][0] / b.Mass
+			s.vfree[i][1] += h * s.load[i][1] / b.Mass
+			s.vfree[i][2] += h * s.load[i][2] / b.Inertia
 		}
 	}
+}
+
+// loadOver is the body's force and moment over a step from t: constant,
+// or their LoadTime factor theta-weighted over the step's ends.
+func (b *Body) loadOver(t, h, theta float64) [3]float64 {
+	load := [3]float64{b.Force[0], b.Force[1], b.Moment}
+	if b.LoadTime != nil {
+		f := theta*b.LoadTime(t+h) + (1-theta)*b.LoadTime(t)
+		for k := range load {
+			load[k] *= f
+		}
+	}
+	return load
 }
 
 // rebook books a velocity the caller set since the last step (or since
@@ -330,7 +345,7 @@ func (s *System) Finish() {
 			e.Contact += s.r[i][k] * vt[k]
 		}
 		e.External += h * b.Mass * (b.Gravity[0]*vt[0] + b.Gravity[1]*vt[1])
-		load := [3]float64{b.Force[0], b.Force[1], b.Moment}
+		load := s.load[i]
 		if b.loaded() {
 			e.External += h * (load[0]*vt[0] + load[1]*vt[1] + load[2]*vt[2])
 		}

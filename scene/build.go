@@ -205,7 +205,11 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 		if _, err := m.EdgeGroup(tr.Group); err != nil {
 			return nil, fmt.Errorf("traction %d: group %q: %w: give one of the mesh's edge groups", k+1, tr.Group, err)
 		}
-		tractions = append(tractions, tr.load())
+		load, err := tr.load(s)
+		if err != nil {
+			return nil, fmt.Errorf("traction %d: %w", k+1, err)
+		}
+		tractions = append(tractions, load)
 	}
 	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.BodyOptions{
 		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},

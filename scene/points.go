@@ -12,12 +12,13 @@ import (
 // rigid bodies.
 type Mass struct {
 	Name     string    `toml:"name"`
-	Mass     float64   `toml:"mass"`     // kg per m
-	Position []float64 `toml:"position"` // m
-	Velocity []float64 `toml:"velocity"` // m/s
-	Gravity  []float64 `toml:"gravity"`  // m/s^2
-	Force    []float64 `toml:"force"`    // a constant applied force, N per m
-	Radius   float64   `toml:"radius"`   // of its contact disc, m; 0: a point
+	Mass     float64   `toml:"mass"`      // kg per m
+	Position []float64 `toml:"position"`  // m
+	Velocity []float64 `toml:"velocity"`  // m/s
+	Gravity  []float64 `toml:"gravity"`   // m/s^2
+	Force    []float64 `toml:"force"`     // an applied force, N per m
+	LoadTime *LoadTime `toml:"load_time"` // the force's factor in time; none: constant
+	Radius   float64   `toml:"radius"`    // of its contact disc, m; 0: a point
 }
 
 // Spring joins two masses, or a mass and a fixed anchor: a stiffness along
@@ -76,6 +77,12 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 			if (v.need || v.vec != nil) && (len(v.vec) != 2 || !finite(v.vec...)) {
 				return bad(where, v.key, v.vec, "expected [x, y], finite")
 			}
+		}
+		if m.LoadTime != nil && m.Force == nil {
+			return fmt.Errorf("%s: load_time is given without a force for it to vary: give force = [fx, fy], or leave load_time out", where)
+		}
+		if err := m.LoadTime.check(where, "load_time"); err != nil {
+			return err
 		}
 	}
 	for i, sp := range s.Springs {
@@ -151,7 +158,12 @@ func (s *Scene) pointSystem(bodies []*timestep.Body, index map[string]int, obsta
 	var masses []*discrete.Mass
 	for i, m := range s.Masses {
 		at[m.Name] = i
-		masses = append(masses, &discrete.Mass{Name: m.Name, M: m.Mass, X: vec(m.Position), V: vec(m.Velocity), Gravity: vec(m.Gravity), Force: vec(m.Force), Radius: m.Radius})
+		f, err := m.LoadTime.build(s, "load_time")
+		if err != nil {
+			return nil, fmt.Errorf("mass %q: %w", m.Name, err)
+		}
+		masses = append(masses, &discrete.Mass{Name: m.Name, M: m.Mass, X: vec(m.Position), V: vec(m.Velocity), Gravity: vec(m.Gravity),
+			Force: vec(m.Force), ForceTime: f, Radius: m.Radius})
 	}
 	var springs []discrete.Spring
 	for _, sp := range s.Springs {

@@ -27,29 +27,22 @@ const maxRecordBytes = 256 << 20
 // example's files) into a contact.Record: the time from its first column,
 // the acceleration from Column (default the second) times Scale.
 func (m Motion) record(s *Scene) (*contact.Record, error) {
-	path := m.File
-	var data []byte
-	var err error
-	switch {
-	case filepath.IsAbs(path):
-		data, err = inputfile.ReadFile(path, maxRecordBytes, "ground motion record (CSV)")
-	case s.Files != nil:
-		path = filepath.Join(s.Dir, m.File)
-		var f io.ReadCloser
-		if f, err = s.Files.Open(filepath.ToSlash(filepath.Clean(m.File))); err == nil {
-			data, err = inputfile.Read(f, path, maxRecordBytes, "ground motion record (CSV)")
-			f.Close()
-		}
-	default:
-		path = filepath.Join(s.Dir, m.File)
-		data, err = inputfile.ReadFile(path, maxRecordBytes, "ground motion record (CSV)")
-	}
+	data, path, err := s.readBeside(m.File, "ground motion record (CSV)", maxRecordBytes)
 	if err != nil {
 		return nil, fmt.Errorf("motion.file: %w", err)
 	}
-	t, a, err := m.columns(data, path)
+	scale := m.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	ok := func(_, a float64) bool { return math.Abs(scale*a) <= maxRecordAcceleration }
+	t, a, err := csvColumns(data, path, m.Column, "motion.column", "the acceleration",
+		ok, fmt.Sprintf("a time and an acceleration, finite numbers, the acceleration times motion.scale within +-%g m/s^2", maxRecordAcceleration))
 	if err != nil {
 		return nil, err
+	}
+	for i := range a {
+		a[i] *= scale
 	}
 	r, err := contact.NewRecord(t, a, [2]float64{m.Direction[0], m.Direction[1]})
 	if err != nil {
@@ -58,32 +51,52 @@ func (m Motion) record(s *Scene) (*contact.Record, error) {
 	return r, nil
 }
 
-// columns reads the time and the scaled acceleration of a record's CSV.
-func (m Motion) columns(data []byte, path string) (t, a []float64, err error) {
+// readBeside reads a data file a scene names: at its absolute path, in
+// an example's files, or beside the scene; path is where it was read.
+func (s *Scene) readBeside(file, what string, max int64) (data []byte, path string, err error) {
+	path = file
+	switch {
+	case filepath.IsAbs(path):
+		data, err = inputfile.ReadFile(path, max, what)
+	case s.Files != nil:
+		path = filepath.Join(s.Dir, file)
+		var f io.ReadCloser
+		if f, err = s.Files.Open(filepath.ToSlash(filepath.Clean(file))); err == nil {
+			data, err = inputfile.Read(f, path, max, what)
+			f.Close()
+		}
+	default:
+		path = filepath.Join(s.Dir, file)
+		data, err = inputfile.ReadFile(path, max, what)
+	}
+	return data, path, err
+}
+
+// csvColumns reads a CSV's time (its first column) and one value column
+// (the header's column, default the second; key is the scene key that
+// names it), each row's pair finite and accepted by ok, else refused
+// naming the line and what was expected (want).
+func csvColumns(data []byte, path, column, key, value string, ok func(t, v float64) bool, want string) (t, v []float64, err error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comment = '#'
 	head, err := r.Read()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: no header line: expected the time's column, then the acceleration's", path)
+		return nil, nil, fmt.Errorf("%s: no header line: expected the time's column, then %s's", path, value)
 	}
 	col := 1
-	if m.Column != "" {
+	if column != "" {
 		col = -1
 		for i, h := range head {
-			if strings.TrimSpace(h) == m.Column {
+			if strings.TrimSpace(h) == column {
 				col = i
 			}
 		}
 		if col < 0 {
-			return nil, nil, fmt.Errorf("%s: no column %q (it has %s): give motion.column as the header names it", path, m.Column, strings.Join(head, ", "))
+			return nil, nil, fmt.Errorf("%s: no column %q (it has %s): give %s as the header names it", path, column, strings.Join(head, ", "), key)
 		}
 	}
 	if col == 0 || col >= len(head) {
-		return nil, nil, fmt.Errorf("%s: %d columns: expected the time's, then the acceleration's", path, len(head))
-	}
-	scale := m.Scale
-	if scale == 0 {
-		scale = 1
+		return nil, nil, fmt.Errorf("%s: %d columns: expected the time's, then %s's", path, len(head), value)
 	}
 	for {
 		rec, err := r.Read()
@@ -94,12 +107,12 @@ func (m Motion) columns(data []byte, path string) (t, a []float64, err error) {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		x, err1 := strconv.ParseFloat(strings.TrimSpace(rec[0]), 64)
-		v, err2 := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
-		if err1 != nil || err2 != nil || math.IsNaN(x+v) || math.IsInf(x+v, 0) || math.Abs(scale*v) > maxRecordAcceleration {
+		y, err2 := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
+		if err1 != nil || err2 != nil || math.IsNaN(x+y) || math.IsInf(x+y, 0) || !ok(x, y) {
 			line, _ := r.FieldPos(0)
-			return nil, nil, fmt.Errorf("%s line %d: %q, %q: expected a time and an acceleration, finite numbers, the acceleration times motion.scale within +-%g m/s^2", path, line, rec[0], rec[col], maxRecordAcceleration)
+			return nil, nil, fmt.Errorf("%s line %d: %q, %q: expected %s", path, line, rec[0], rec[col], want)
 		}
-		t, a = append(t, x), append(a, scale*v)
+		t, v = append(t, x), append(v, y)
 	}
-	return t, a, nil
+	return t, v, nil
 }

@@ -135,7 +135,7 @@ moment = 0.5
 	e := sim.TotalEnergy()
 	assert.InDelta(t, e.Kinetic, e.External, 1e-12*e.Kinetic, "the loads' work is the kinetic energy")
 	_, err = Decode(strings.NewReader(strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nforce = [1.0, 0.0]", 1)), "x.toml")
-	assert.ErrorContains(t, err, "a driven body (motion) takes its velocity from the motion: leave velocity, omega, gravity, force and moment out")
+	assert.ErrorContains(t, err, "a driven body (motion) takes its velocity from the motion: leave velocity, omega, gravity, force, moment and load_time out")
 }
 
 // TestBlockPushedOnARoughFloor: a block on a rough floor (mu 0.4) pushed

@@ -25,8 +25,9 @@ type Rigid struct {
 	Velocity  []float64   `toml:"velocity"`  // m/s
 	Omega     float64     `toml:"omega"`     // rad/s
 	Gravity   []float64   `toml:"gravity"`   // m/s^2
-	Force     []float64   `toml:"force"`     // N per m at the centre of mass, constant
-	Moment    float64     `toml:"moment"`    // N m per m, constant
+	Force     []float64   `toml:"force"`     // N per m at the centre of mass
+	Moment    float64     `toml:"moment"`    // N m per m
+	LoadTime  *LoadTime   `toml:"load_time"` // the factor of force and moment in time; none: constant
 	Motion    *Motion     `toml:"motion"`    // driven: fixed, velocity, sine or record
 	// Surface "top" makes a driven polygon a one-sided ground whose only
 	// face others rest on is its top (rigid.Body.Surface).
@@ -157,8 +158,13 @@ func (r *Rigid) check(i int) error {
 		return bad(where, "force", r.Force, fmt.Sprintf("expected [fx, fy] in N per m, within +-%g", rigid.MaxCoordinate))
 	case !bounded(r.Moment):
 		return bad(where, "moment", r.Moment, fmt.Sprintf("expected a moment in N m per m, within +-%g", rigid.MaxCoordinate))
-	case r.Motion != nil && (r.Velocity != nil || r.Omega != 0 || r.Gravity != nil || r.Force != nil || r.Moment != 0):
-		return fmt.Errorf("%s: a driven body (motion) takes its velocity from the motion: leave velocity, omega, gravity, force and moment out", where)
+	case r.Motion != nil && (r.Velocity != nil || r.Omega != 0 || r.Gravity != nil || r.Force != nil || r.Moment != 0 || r.LoadTime != nil):
+		return fmt.Errorf("%s: a driven body (motion) takes its velocity from the motion: leave velocity, omega, gravity, force, moment and load_time out", where)
+	case r.LoadTime != nil && r.Force == nil && r.Moment == 0:
+		return fmt.Errorf("%s: load_time is given without a force or a moment for it to vary: give force = [fx, fy] or moment, or leave load_time out", where)
+	}
+	if err := r.LoadTime.check(where, "load_time"); err != nil {
+		return err
 	}
 	for k, p := range r.Polygon {
 		if len(p) != 2 || !bounded(p...) {
@@ -415,6 +421,9 @@ func (r *Rigid) build(s *Scene) (*rigid.Body, error) {
 		b.Force = [2]float64{r.Force[0], r.Force[1]}
 	}
 	b.Moment = r.Moment
+	if b.LoadTime, err = r.LoadTime.build(s, "load_time"); err != nil {
+		return nil, fmt.Errorf("rigid body %q: %w", r.Name, err)
+	}
 	if r.Motion != nil {
 		if b.Motion, err = r.Motion.build(s); err != nil {
 			return nil, fmt.Errorf("rigid body %q: %w", r.Name, err)

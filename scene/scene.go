@@ -635,6 +635,7 @@ type Traction struct {
 	Group    string    `toml:"group"`
 	Value    []float64 `toml:"value"`
 	Pressure *float64  `toml:"pressure"`
+	Time     *LoadTime `toml:"time"` // its factor in time; none: constant
 }
 
 // check refuses a traction without a group, with neither or both of
@@ -650,17 +651,30 @@ func (tr Traction) check(where string) error {
 	case tr.Pressure != nil && !bounded(*tr.Pressure):
 		return bad(where, "pressure", *tr.Pressure, "expected a pressure in Pa")
 	}
-	return nil
+	return tr.Time.check(where, "time")
 }
 
 // load is the traction as the body takes it: t(x, n), the pressure's
-// along -n.
-func (tr Traction) load() timestep.Traction {
+// along -n, times its time function.
+func (tr Traction) load(s *Scene) (timestep.Traction, error) {
+	f, err := tr.Time.build(s, "time")
+	if err != nil {
+		return timestep.Traction{}, err
+	}
+	if f == nil {
+		f = func(float64) float64 { return 1 }
+	}
 	if p := tr.Pressure; p != nil {
-		return timestep.Traction{Group: tr.Group, Value: func(_ float64, _, n [2]float64) [2]float64 { return [2]float64{-*p * n[0], -*p * n[1]} }}
+		return timestep.Traction{Group: tr.Group, Value: func(t float64, _, n [2]float64) [2]float64 {
+			q := *p * f(t)
+			return [2]float64{-q * n[0], -q * n[1]}
+		}}, nil
 	}
 	v := [2]float64{tr.Value[0], tr.Value[1]}
-	return timestep.Traction{Group: tr.Group, Value: func(float64, [2]float64, [2]float64) [2]float64 { return v }}
+	return timestep.Traction{Group: tr.Group, Value: func(t float64, _, _ [2]float64) [2]float64 {
+		k := f(t)
+		return [2]float64{k * v[0], k * v[1]}
+	}}, nil
 }
 
 // fileName checks a body or obstacle name: it becomes part of output file

@@ -49,9 +49,22 @@ def record_motion(file, direction=(1.0, 0.0), column=None, scale=None):
                        "column": column, "scale": scale})
 
 
-def traction(group, value=None, pressure=None):
+def traction(group, value=None, pressure=None, time=None):
     """A traction on a body's edge group: `value` = (tx, ty) in Pa, or a
-    `pressure` in Pa along the inward normal."""
+    `pressure` in Pa along the inward normal; `time` its time function
+    (load_time's dict), constant without one."""
     if (value is None) == (pressure is None):
         raise ValueError("traction: give value or pressure, one of them")
-    return _drop_none({"group": group, "value": list(value) if value is not None else None, "pressure": pressure})
+    return _drop_none({"group": group, "value": list(value) if value is not None else None, "pressure": pressure,
+                       "time": time})
+
+
+def load_time(kind, duration=None, period=None, phase=None, file=None, column=None):
+    """A load's time function (a traction's ``time``, a rigid body's or a
+    mass's ``load_time``): ``"ramp"`` over duration (s), ``"sine"`` of
+    period (s) and phase (rad), or ``"table"`` from a CSV file (its path
+    made absolute, so that the scene runs from any folder) and column."""
+    if file is not None:
+        file = os.path.abspath(os.fspath(file))
+    return _drop_none({"type": kind, "duration": duration, "period": period, "phase": phase, "file": file,
+                       "column": column})

@@ -57,3 +57,15 @@ def test_binary_refuses_a_bad_wall(tmp_path):
     scene = {"time": {"h": 1e-3, "duration": 0.01}, "wall": [fecontact.wall("w", origin=(0, 0), courses=0, blocks=2, size=(0.3, 0.15))]}
     with pytest.raises(fecontact.FecontactError, match=r'the scene dict: wall "w": courses x blocks = 0 x 2'):
         fecontact.run(scene, tmp_path / "out", quiet=True)
+
+
+def test_load_time_ramp_on_a_mass(tmp_path):
+    """A mass pushed by 2 N ramped over 0.1 s (load_time from Python): at
+    0.1 s it has v = F T / (2 m) = 0.2 m/s, the ramp's impulse, exactly;
+    a table from a CSV beside the script gives the same."""
+    (tmp_path / "f.csv").write_text("t,f\n0,0\n0.1,1\n")
+    for lt in (fecontact.load_time("ramp", duration=0.1), fecontact.load_time("table", file=tmp_path / "f.csv")):
+        scene = {"time": {"h": 1e-3, "duration": 0.1},
+                 "mass": [{"name": "m", "mass": 0.5, "position": [0.0, 0.0], "force": [2.0, 0.0], "load_time": lt}]}
+        run = fecontact.run(scene, tmp_path / ("out-" + lt["type"]), quiet=True)
+        assert run.row(-1)["m_vx"] == pytest.approx(0.2, abs=1e-12)
