@@ -38,19 +38,26 @@ def _clone_root():
     return None
 
 
-def _build(root):
-    """Builds the binary from the clone into its own folder, once."""
+def go_build(root, name, package, flags=(), cgo=False, why=""):
+    """Builds package from the clone into python/.build/name with Go (None
+    without Go): the binary, or the C library (cgo)."""
     go = shutil.which("go")
     if go is None:
         return None
-    out = root / "python" / ".build" / "fecontact"
+    out = root / "python" / ".build" / name
     out.parent.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, CGO_ENABLED="0")
-    done = subprocess.run([go, "build", "-o", str(out), "./cmd/fecontact"], cwd=root, env=env,
+    env = dict(os.environ, CGO_ENABLED="1" if cgo else "0")
+    done = subprocess.run([go, "build", *flags, "-o", str(out), package], cwd=root, env=env,
                           capture_output=True, text=True)
     if done.returncode != 0:
-        raise FecontactError("go build ./cmd/fecontact failed in %s:\n%s" % (root, done.stderr.strip()))
+        raise FecontactError("go build %s%s failed in %s%s:\n%s" % (" ".join(flags) + " " if flags else "", package, root, why,
+                                                                    done.stderr.strip()))
     return str(out)
+
+
+def _build(root):
+    """Builds the binary from the clone into its own folder, once."""
+    return go_build(root, "fecontact", "./cmd/fecontact")
 
 
 def binary():

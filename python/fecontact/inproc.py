@@ -19,13 +19,11 @@ binary (fecontact.run, fecontact.sweep).
 import ctypes
 import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 
-from ._binary import FecontactError, _clone_root
+from ._binary import FecontactError, _clone_root, go_build
 from .runs import _dict_keys
 from .scene import dumps
 
@@ -65,18 +63,8 @@ _lib = None
 
 
 def _build(root):
-    go = shutil.which("go")
-    if go is None:
-        return None
-    out = root / "python" / ".build" / "libfecontact.so"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, CGO_ENABLED="1")
-    done = subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(out), "./cmd/libfecontact"], cwd=root,
-                          env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise FecontactError("go build -buildmode=c-shared ./cmd/libfecontact failed in %s (it needs a C compiler):\n%s"
-                             % (root, done.stderr.strip()))
-    return str(out)
+    return go_build(root, "libfecontact.so", "./cmd/libfecontact", flags=("-buildmode=c-shared",), cgo=True,
+                    why=" (it needs a C compiler)")
 
 
 def library():
