@@ -181,6 +181,9 @@ func (s *Scene) estimate(v Variant) (Estimate, []*mesh.Mesh, error) {
 	for _, w := range s.Walls {
 		est.addRigid(float64(w.Courses)*float64(w.Blocks+1), 4)
 	}
+	for _, a := range s.Arches {
+		est.addRigid(float64(a.Voussoirs), 4)
+	}
 	for _, g := range s.Grains {
 		sides := 0
 		if len(g.Sides) == 2 {

@@ -265,11 +265,21 @@ func (s *Scene) checkRigid(names map[string]bool) error {
 		names[s.Walls[i].Name] = true
 		groups[s.Walls[i].group()] = true
 	}
+	for i := range s.Arches {
+		if err := s.Arches[i].check(i); err != nil {
+			return err
+		}
+		if names[s.Arches[i].Name] {
+			return fmt.Errorf("arch %q: the name is taken by another body, wall or arch", s.Arches[i].Name)
+		}
+		names[s.Arches[i].Name] = true
+		groups[s.Arches[i].group()] = true
+	}
 	if err := s.Periodic.check(); err != nil {
 		return err
 	}
-	if len(s.Rigid)+len(s.Grains)+len(s.Walls) == 0 && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0 || s.Periodic.X != nil) {
-		return errors.New("[rigid_contacts] or [periodic] without any [[rigid]] body, [[grains]] or [[wall]]")
+	if !s.hasRigid() && (s.RigidContacts.Rules != nil || s.RigidContacts.Alert != 0 || s.Periodic.X != nil) {
+		return errors.New("[rigid_contacts] or [periodic] without any [[rigid]] body, [[grains]], [[wall]] or [[arch]]")
 	}
 	if _, err := s.GapPairs(); err != nil {
 		return err
@@ -321,9 +331,15 @@ func (s *Scene) GapPairs() ([][2]int, error) {
 	return out, nil
 }
 
+// hasRigid tells whether the scene has rigid bodies: given one by one,
+// or by a builder ([[grains]], [[wall]], [[arch]]).
+func (s *Scene) hasRigid() bool {
+	return len(s.Rigid)+len(s.Grains)+len(s.Walls)+len(s.Arches) > 0
+}
+
 // rigidSystem builds the rigid bodies and their rules.
 func (s *Scene) rigidSystem() (*rigid.System, error) {
-	if len(s.Rigid)+len(s.Grains)+len(s.Walls) == 0 {
+	if !s.hasRigid() {
 		return nil, nil
 	}
 	var bodies []*rigid.Body
@@ -347,6 +363,13 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 			return nil, fmt.Errorf("%s: wall %q: %w", s.Name, s.Walls[i].Name, err)
 		}
 		bodies = append(bodies, ws...)
+	}
+	for i := range s.Arches {
+		as, err := s.Arches[i].build()
+		if err != nil {
+			return nil, fmt.Errorf("%s: arch %q: %w", s.Name, s.Arches[i].Name, err)
+		}
+		bodies = append(bodies, as...)
 	}
 	for _, o := range s.namedObstacles() {
 		co, err := o.build(s)

@@ -38,6 +38,7 @@ type Scene struct {
 	Rigid         []Rigid       `toml:"rigid"`
 	Grains        []Grains      `toml:"grains"`
 	Walls         []Wall        `toml:"wall"`
+	Arches        []Arch        `toml:"arch"`
 	RigidContacts RigidContacts `toml:"rigid_contacts"`
 	Periodic      Periodic      `toml:"periodic"`
 	// Point masses, the springs between them and their contacts.
@@ -450,8 +451,8 @@ func (s *Scene) check() error {
 		if w := g.Window; w != nil && (len(w) != 2 || !finite(w...) || w[0] < 0 || !(w[1] > w[0])) {
 			return bad("[output]", "granular.window", fmt.Sprint(w), "expected [from, to] in s with 0 <= from < to")
 		}
-		if len(s.Rigid) == 0 && len(s.Grains) == 0 && len(s.Walls) == 0 {
-			return bad("[output]", "granular", "{...}", "the scene has no [[rigid]] body, [[grains]] or [[wall]]: the measures are of rigid grains")
+		if !s.hasRigid() {
+			return bad("[output]", "granular", "{...}", "the scene has no [[rigid]] body, [[grains]], [[wall]] or [[arch]]: the measures are of rigid grains")
 		}
 	}
 	if f := o.Frame; f != nil && (len(f) != 4 || !finite(f...) || !(f[1] > f[0]) || !(f[3] > f[2])) {
@@ -474,8 +475,8 @@ func (s *Scene) check() error {
 		s.Output.Pictures = kept
 		s.notes = append(s.notes, fmt.Sprintf("[output] pictures at %v s lie past the duration %g s: left out", past, t.Duration))
 	}
-	if len(s.Bodies) == 0 && len(s.Rigid) == 0 && len(s.Grains) == 0 && len(s.Walls) == 0 && len(s.Masses) == 0 {
-		return errors.New("no [[body]], [[rigid]], [[grains]], [[wall]] nor [[mass]]: a scene needs at least one body")
+	if len(s.Bodies) == 0 && !s.hasRigid() && len(s.Masses) == 0 {
+		return errors.New("no [[body]], [[rigid]], [[grains]], [[wall]], [[arch]] nor [[mass]]: a scene needs at least one body")
 	}
 	names := map[string]bool{}
 	for i := range s.Bodies {

@@ -26,6 +26,17 @@ def wall(name, origin, courses, blocks, size, bond="running", joint=0.0, rho=200
                        "velocity": list(velocity) if velocity is not None else None})
 
 
+def arch(name, centre, radius, thickness, voussoirs, start=0.0, end=180.0, joint=0.0, rho=2000.0, gravity=(0.0, -9.81),
+         group=None):
+    """An [[arch]] table: a ring of `voussoirs` equal voussoirs on the
+    intrados circle of `radius` about `centre`, `thickness` deep, from
+    angle `start` to `end` (degrees; a semicircle by default), joints of
+    `joint` m (0: dry)."""
+    return _drop_none({"name": name, "group": group, "centre": list(centre), "radius": float(radius),
+                       "thickness": float(thickness), "voussoirs": int(voussoirs), "from": float(start), "to": float(end),
+                       "joint": float(joint), "rho": float(rho), "gravity": list(gravity) if gravity is not None else None})
+
+
 def random_grains(name, region, radius, count=None, solid_fraction=None, shape="disk", sides=None, rho=2600.0, seed=0,
                   gravity=(0.0, -9.81), group=None):
     """A [[grains]] table placed at random (random sequential addition):

@@ -1,0 +1,117 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fecontact/fecontact/rigid"
+)
+
+// Arch builds a masonry arch ring: Voussoirs equal voussoirs between the
+// angles From and To (degrees, counter-clockwise from +x about Centre;
+// default 0 and 180, a semicircle), their intrados on the circle of
+// Radius and their extrados Thickness farther out, their joints radial,
+// dry or Joint wide (measured on the intrados). A voussoir is the
+// quadrilateral of its four corners. Voussoir K is NAME_vK, from 1 at
+// From, of group Group (default Name). The springers' faces are radial:
+// a semicircle's stand on the horizontal through Centre, where a ground
+// or an abutment goes.
+type Arch struct {
+	Name      string    `toml:"name"`
+	Group     string    `toml:"group"`
+	Centre    []float64 `toml:"centre"`
+	Radius    float64   `toml:"radius"`
+	Thickness float64   `toml:"thickness"`
+	Voussoirs int       `toml:"voussoirs"`
+	From      *float64  `toml:"from"` // degrees
+	To        *float64  `toml:"to"`   // degrees
+	Joint     float64   `toml:"joint"`
+	Rho       float64   `toml:"rho"`
+	Gravity   []float64 `toml:"gravity"`
+}
+
+// maxVoussoirs bounds an arch before anything is allocated.
+const maxVoussoirs = 100000
+
+// span is the arch's angles in radians.
+func (a *Arch) span() (from, to float64) {
+	from, to = 0, math.Pi
+	if a.From != nil {
+		from = *a.From * math.Pi / 180
+	}
+	if a.To != nil {
+		to = *a.To * math.Pi / 180
+	}
+	return from, to
+}
+
+func (a *Arch) check(i int) error {
+	where := fmt.Sprintf("arch %d", i+1)
+	if err := fileName(a.Name); err != nil {
+		return fmt.Errorf("%s: name %w", where, err)
+	}
+	where = fmt.Sprintf("arch %q", a.Name)
+	from, to := a.span()
+	switch {
+	case len(a.Centre) != 2 || !bounded(a.Centre...):
+		return bad(where, "centre", a.Centre, "expected [x, y], the centre of the intrados' circle, in m")
+	case !positive(a.Radius) || !bounded(a.Radius):
+		return bad(where, "radius", a.Radius, "expected the intrados' positive radius in m")
+	case !positive(a.Thickness) || !bounded(a.Thickness):
+		return bad(where, "thickness", a.Thickness, "expected the ring's positive depth in m (extrados minus intrados)")
+	case a.Voussoirs < 1 || a.Voussoirs > maxVoussoirs:
+		return bad(where, "voussoirs", a.Voussoirs, fmt.Sprintf("expected 1 to %d voussoirs", maxVoussoirs))
+	case !finite(from, to) || !(to > from) || to-from > 2*math.Pi:
+		return bad(where, "from, to", fmt.Sprintf("%g, %g", from*180/math.Pi, to*180/math.Pi), "expected angles in degrees with from < to, at most 360 apart")
+	case !(a.Joint >= 0) || !(a.Joint*float64(a.Voussoirs-1) < a.Radius*(to-from)):
+		return bad(where, "joint", a.Joint, "expected a gap between voussoirs in m at the intrados, from 0 (dry) to less than a voussoir")
+	case !positive(a.Rho):
+		return bad(where, "rho", a.Rho, "expected a positive density in kg/m^3")
+	case a.Gravity != nil && (len(a.Gravity) != 2 || !bounded(a.Gravity...)):
+		return bad(where, "gravity", a.Gravity, "expected [gx, gy] in m/s^2")
+	}
+	if w := (to - from - a.Joint/a.Radius*float64(a.Voussoirs-1)) / float64(a.Voussoirs); w >= math.Pi {
+		return bad(where, "voussoirs", a.Voussoirs, fmt.Sprintf("a voussoir would span %.4g degrees: expected less than 180 (more voussoirs)", w*180/math.Pi))
+	}
+	return nil
+}
+
+// group is the arch's voussoirs' group.
+func (a *Arch) group() string {
+	if a.Group != "" {
+		return a.Group
+	}
+	return a.Name
+}
+
+// build lays the voussoirs.
+func (a *Arch) build() ([]*rigid.Body, error) {
+	from, to := a.span()
+	gap := a.Joint / a.Radius
+	w := (to - from - gap*float64(a.Voussoirs-1)) / float64(a.Voussoirs)
+	ri, re := a.Radius, a.Radius+a.Thickness
+	at := func(r, angle float64) [2]float64 {
+		return [2]float64{a.Centre[0] + r*math.Cos(angle), a.Centre[1] + r*math.Sin(angle)}
+	}
+	out := make([]*rigid.Body, 0, a.Voussoirs)
+	for k := range a.Voussoirs {
+		a0 := from + float64(k)*(w+gap)
+		a1 := a0 + w
+		// Counter-clockwise: the intrados' and extrados' corners at a0,
+		// then the extrados' and intrados' at a1.
+		shape, centre, err := rigid.NewPolygon([][2]float64{at(ri, a0), at(re, a0), at(re, a1), at(ri, a1)})
+		if err != nil {
+			return nil, fmt.Errorf("voussoir %d: %w", k+1, err)
+		}
+		b, err := rigid.NewBody(fmt.Sprintf("%s_v%d", a.Name, k+1), shape, centre, a.Rho)
+		if err != nil {
+			return nil, err
+		}
+		b.Group = a.group()
+		if a.Gravity != nil {
+			b.Gravity = [2]float64{a.Gravity[0], a.Gravity[1]}
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
