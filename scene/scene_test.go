@@ -211,7 +211,7 @@ func TestExamples(t *testing.T) {
 					require.NoError(t, err)
 					require.LessOrEqual(t, sim.TotalEnergy().Balance()-e0, 1e-9, "step %d", i+1)
 				}
-				assert.InDelta(t, table.Motion.Velocity(float64(steps)*1e-3)[0], table.V[0], 1e-12, "the table at the record's velocity")
+				assert.InDelta(t, table.Motion.Velocity(float64(steps) * 1e-3)[0], table.V[0], 1e-12, "the table at the record's velocity")
 				assert.Equal(t, "arch_v8", crown.Name)
 				assert.InDelta(t, y0, crown.Q[1], 0.01, "the arch stands")
 				assert.LessOrEqual(t, sim.NormalWork+sim.FrictionWork, 0.0)
