@@ -286,3 +286,55 @@ func TestForceOnAMass(t *testing.T) {
 	assert.InDelta(t, 0.01, q[0]-q0[0], 1e-12)
 	assert.InDelta(t, -9.81*0.01, v[1], 1e-12)
 }
+
+// Calls from several threads at once: on one simulation they take turns
+// (its lock), distinct simulations step side by side, and a handle freed
+// while others use theirs leaves them whole; the race detector (go test
+// -race) sees no race, and each simulation ends where one thread alone
+// takes it.
+func TestConcurrentCalls(t *testing.T) {
+	alone := opened(t, Source{Text: diskScene})
+	require.Equal(t, OK, Step(alone, 200))
+	want := make([]float64, 3)
+	require.Equal(t, OK, GetState(alone, 1, want, nil))
+
+	a, b := opened(t, Source{Text: diskScene}), opened(t, Source{Text: diskScene})
+	done := make(chan Code, 8)
+	for _, h := range []Handle{a, a, b, b} { // two threads per simulation
+		go func() {
+			for range 100 {
+				if c := Step(h, 1); c != OK {
+					done <- c
+					return
+				}
+				q := make([]float64, 3)
+				if c := GetState(h, 1, q, nil); c != OK {
+					done <- c
+					return
+				}
+			}
+			done <- OK
+		}()
+	}
+	go func() { // a third simulation opened and freed meanwhile
+		for range 50 {
+			h, c := Open(Source{Text: diskScene})
+			if c == OK {
+				c = Free(h)
+			}
+			if c != OK {
+				done <- c
+				return
+			}
+		}
+		done <- OK
+	}()
+	for range 5 {
+		assert.Equal(t, OK, <-done)
+	}
+	for _, h := range []Handle{a, b} {
+		got := make([]float64, 3)
+		require.Equal(t, OK, GetState(h, 1, got, nil))
+		assert.Equal(t, want, got, "200 steps, whichever thread took them")
+	}
+}
