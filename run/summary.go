@@ -40,6 +40,7 @@ type Stats struct {
 	// worst step by residual, by relative complementarity gap and by cone
 	// violation, and the first step that missed its tolerance.
 	contactNewton, newtonSteps         int
+	dynamic, stickAttempts             int // unit-steps at mu_dynamic, units solved again at mu
 	worstResidual, worstGap, worstCone timestep.StepStats
 	firstUnconverged                   timestep.StepStats
 }
@@ -75,6 +76,8 @@ func (s *Stats) Add(st timestep.StepStats) {
 
 // certify keeps the worst steps of the certificate.
 func (s *Stats) certify(st timestep.StepStats) {
+	s.dynamic += st.Dynamic
+	s.stickAttempts += st.StickAttempts
 	s.contactNewton += st.ContactNewton
 	if st.ContactNewton > 0 {
 		s.newtonSteps++
@@ -108,6 +111,10 @@ func (s *Stats) printCertificate(w io.Writer, solver scene.Solver) {
 	fmt.Fprintf(w, "certificate: %s, %s; worst residual %.3g (step %d, t = %.6g s), complementarity gap %.3g J = %.3g of the contact power (step %d), cone violation %.3g (step %d)\n",
 		how, verdict, s.worstResidual.Residual, s.worstResidual.Step, s.worstResidual.Time,
 		s.worstGap.Complementarity, s.worstGap.ComplementarityRel, s.worstGap.Step, s.worstCone.ConeViolation, s.worstCone.Step)
+	if s.dynamic+s.stickAttempts > 0 {
+		fmt.Fprintf(w, "friction: %s slid on at mu_dynamic; %s whose slip turned back in its step solved again at mu (static and dynamic friction)\n",
+			plural.S(s.dynamic, "unit-step"), plural.S(s.stickAttempts, "unit"))
+	}
 }
 
 // unconvergedAdvice says what to change when the solver stops at its

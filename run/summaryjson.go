@@ -72,7 +72,9 @@ type Contact struct {
 	WorstComplementarityRel Number  `json:"worst_complementarity_rel"`
 	WorstConeViolation      AtStep  `json:"worst_cone_violation"`
 	FirstUnconverged        *AtStep `json:"first_unconverged,omitempty"`
-	Advice                  string  `json:"advice,omitempty"` // what to change when some did not converge
+	DynamicUnitSteps        int     `json:"dynamic_unit_steps"` // unit-steps at mu_dynamic (sliding on)
+	StickAttempts           int     `json:"stick_attempts"`     // units solved again at mu, their slip having turned back
+	Advice                  string  `json:"advice,omitempty"`   // what to change when some did not converge
 }
 
 // Newton is the hyperelastic bodies' Newton iterations.
@@ -191,7 +193,7 @@ func (s *Stats) contactOf(solver scene.Solver) *Contact {
 	}
 	c := &Contact{Steps: s.ContactSteps, UnitsPerStep: Number(float64(s.Units) / float64(s.ContactSteps)),
 		SweepsPerStep: Number(float64(s.Sweeps) / float64(s.ContactSteps)), MaxSweeps: s.maxSweeps, LargestResidual: Number(s.maxResidual),
-		Unconverged: s.unconverged, Method: method, NewtonSteps: s.newtonSteps,
+		Unconverged: s.unconverged, Method: method, NewtonSteps: s.newtonSteps, DynamicUnitSteps: s.dynamic, StickAttempts: s.stickAttempts,
 		WorstResidual:           atStep(s.worstResidual, s.worstResidual.Residual, ""),
 		WorstComplementarity:    atStep(s.worstGap, s.worstGap.Complementarity, "J"),
 		WorstComplementarityRel: Number(s.worstGap.ComplementarityRel),

@@ -29,6 +29,7 @@ func TestSummaryJSONIsTheText(t *testing.T) {
 	}{
 		{"blocks", 400, nil, "colliding-blocks"},
 		{"pillar unconverged", 0, []string{"time.duration", "0.05", "solver.max_sweeps", "5"}, "pillar"},
+		{"pillar dynamic friction", 0, []string{"time.duration", "0.5", "rigid_contacts.rule.1.mu_dynamic", "0.15"}, "pillar"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -83,13 +84,21 @@ func TestSummaryJSONIsTheText(t *testing.T) {
 				figure(`cost: ([\d.e+-]+) ms per step = ([\d.]+) x one solve of every body with the same factors \(([\d.e+-]+) ms\)`,
 					1e3*js.Cost.PerStep.Value, *js.Cost.SolveRatio, 1e3*js.Cost.Solve.Value)
 				assert.Nil(t, c.FirstUnconverged)
-			} else {
+			} else if tc.name == "pillar unconverged" {
 				require.NotNil(t, c.FirstUnconverged)
 				assert.Positive(t, c.Unconverged)
 				figure(`NOT to their tolerance, the first at step (\d+) \(t = ([\d.e+-]+) s, residual ([\d.e+-]+)\)`,
 					Number(c.FirstUnconverged.Step), c.FirstUnconverged.Time.Value, c.FirstUnconverged.Value.Value)
 				assert.Contains(t, text, c.Advice)
 				assert.Nil(t, js.Cost.SolveRatio, "no finite-element body to solve")
+			}
+			if c.DynamicUnitSteps+c.StickAttempts > 0 {
+				figure(`friction: (\d+) unit-steps? slid on at mu_dynamic; (\d+) units? whose slip turned back`, Number(c.DynamicUnitSteps), Number(c.StickAttempts))
+			} else {
+				assert.NotContains(t, text, "friction: ")
+			}
+			if tc.name == "pillar dynamic friction" {
+				assert.Positive(t, c.DynamicUnitSteps, "the ground slides under the pillar at mu_dynamic")
 			}
 			if js.Cost.PeakMemory != nil {
 				figure(`peak memory (\d+) kB`, js.Cost.PeakMemory.Value)

@@ -57,10 +57,15 @@ type StepStats struct {
 	Time               float64
 	Units              int // contact units detected (within the alert distance)
 	Open, Stick, Slide int
-	Sweeps             int     // NLGS's sweeps of the step's contact solves
-	ContactNewton      int     // Newton's iterations of the step's contact solves (signorini.Solve)
-	Residual           float64 // the natural-map residual of the solve applied (and of an impact at the step's start), relative (signorini.Residual)
-	Converged          bool
+	Sweeps             int // NLGS's sweeps of the step's contact solves (a solve done again included)
+	// Dynamic counts the units at their dynamic friction coefficient in
+	// the solve applied (they slid the step before and slide on), and
+	// StickAttempts those set back to the static one and solved again
+	// because their slip turned back in the step (solve.go).
+	Dynamic, StickAttempts int
+	ContactNewton          int     // Newton's iterations of the step's contact solves (signorini.Solve)
+	Residual               float64 // the natural-map residual of the solve applied (and of an impact at the step's start), relative (signorini.Residual)
+	Converged              bool
 	// Complementarity is the step's complementarity gap, J (per m of
 	// thickness for plane bodies): sum over the units of |P_N (U_N + s)| +
 	// |P_T U_T + mu P_N |U_T||, the velocities those of the solve (W P +

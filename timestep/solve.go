@@ -32,11 +32,15 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0]+s.work.coh[a], w.p[1] // r' of a bond (cohesion.go)
 	}
 	res, err := signorini.Solve(p, opt)
-	if err == nil && s.frictionChanged(p, units, res) {
-		// Solved again with the static coefficient where a unit that slid
-		// turned its slip back (section 6: a stick attempt at mu).
-		opt.Warm = append(opt.Warm[:0], res.R...)
-		res, err = signorini.Solve(p, opt)
+	var first, firstNewton int // the sweeps and iterations of a solve done again
+	if err == nil {
+		if n := s.frictionChanged(p, units, res); n > 0 {
+			// Solved again with the static coefficient where a unit that
+			// slid turned its slip back (section 6: a stick attempt at mu).
+			stats.StickAttempts, first, firstNewton = n, res.Sweeps, res.NewtonIterations
+			opt.Warm = append(opt.Warm[:0], res.R...)
+			res, err = signorini.Solve(p, opt)
+		}
 	}
 	if errors.Is(err, signorini.ErrNotConverged) {
 		s.Unconverged++
@@ -46,7 +50,12 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	} else if err != nil {
 		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
 	}
-	stats.Sweeps, stats.ContactNewton = res.Sweeps, res.NewtonIterations
+	stats.Sweeps, stats.ContactNewton = first+res.Sweeps, firstNewton+res.NewtonIterations
+	for a, u := range units {
+		if u.MuDynamic != u.Mu && p.Mu[a] == u.MuDynamic {
+			stats.Dynamic++
+		}
+	}
 	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
 	certify(p, res, stats)
 	s.uncohere(units, res)
@@ -83,13 +92,13 @@ func slipTol(p *signorini.Problem, u []float64) float64 {
 
 // frictionChanged gives the units that took their dynamic coefficient
 // (they slid in the last step) and now slip the other way their static
-// one in p, and reports whether any did: the slip stopped and turned in
+// one in p, and counts them: their slip stopped and turned in
 // the step, a stick attempt at mu (a mass pushed up a slope slid back down
 // at mu_dynamic after stopping). One that sticks at mu_dynamic sticks at
 // mu too: its solution holds the static law as it is.
-func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit, res *signorini.Result) bool {
+func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit, res *signorini.Result) int {
 	tol := slipTol(p, res.U)
-	changed := false
+	changed := 0
 	for a := range units {
 		u := &units[a]
 		if u.MuDynamic == u.Mu || p.Mu[a] != u.MuDynamic {
@@ -97,7 +106,8 @@ func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit,
 		}
 		ut := res.U[2*a+1]
 		if math.Abs(ut) > tol && (ut > 0) != s.warm[s.idOf(a, u.Key)].forward {
-			p.Mu[a], changed = u.Mu, true
+			p.Mu[a] = u.Mu
+			changed++
 		}
 	}
 	return changed
