@@ -38,8 +38,13 @@ func doubles(p *C.double, n C.int) (s []float64, ok bool) {
 // does not fit) and returns its full length.
 func text(s string, buf *C.char, capacity C.size_t) C.size_t {
 	if buf != nil && capacity > 0 {
-		n := min(len(s), int(capacity)-1)
-		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(capacity))
+		// Only the bytes written are touched: a capacity of SIZE_MAX
+		// (a caller's "large enough") is no slice length.
+		n := len(s)
+		if uint64(capacity) <= uint64(n) {
+			n = int(capacity) - 1
+		}
+		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), n+1)
 		copy(dst, s[:n])
 		dst[n] = 0
 	}

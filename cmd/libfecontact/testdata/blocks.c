@@ -134,6 +134,11 @@ static void blocks(const char *example) {
 	char small[8];
 	size_t full = fec_message(0, small, sizeof small);
 	CHECK(full > sizeof small && strlen(small) == sizeof small - 1, "message cut: %zu, %s", full, small);
+	/* A caller's "large enough" (SIZE_MAX) writes the message and its NUL only. */
+	char big[512];
+	memset(big, 'x', sizeof big);
+	size_t whole = fec_message(0, big, (size_t)-1);
+	CHECK(whole == full && strlen(big) == full && big[full + 1] == 'x', "SIZE_MAX capacity: %zu, %zu", whole, strlen(big));
 	free(v);
 	free(m);
 	free(w);
