@@ -73,6 +73,9 @@ func (lt *LoadTime) build(s *Scene, key string) (func(t float64) float64, error)
 		d := lt.Duration
 		return func(t float64) float64 { return min(max(t, 0)/d, 1) }, nil
 	case "sine":
+		if h := s.Time.H; lt.Period < 2*h {
+			return nil, bad(key, "period", lt.Period, fmt.Sprintf("a sine shorter than two steps of h = %g s, which cannot follow it: give a period of at least %g s (20 steps a period follow it well)", h, 2*h))
+		}
 		w, phase := 2*math.Pi/lt.Period, lt.Phase
 		return func(t float64) float64 { return math.Sin(w*t + phase) }, nil
 	}

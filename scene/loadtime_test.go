@@ -113,6 +113,7 @@ func TestLoadTimeRefused(t *testing.T) {
 		{"force = [1.0, 0.0]\nload_time = { type = \"ramp\", duration = 1.0, period = 2.0 }\n", `load_time.period is given, but a time function of type "ramp" does not use it`},
 		{"force = [1.0, 0.0]\nload_time = { type = \"sine\", period = -1.0 }\n", `load_time.period = -1: expected a positive period in s`},
 		{"force = [1.0, 0.0]\nload_time = { type = \"table\" }\n", `load_time.file is missing`},
+		{"force = [1.0, 0.0]\nload_time = { type = \"sine\", period = 1e-300 }\n", `mass "m": load_time: period = 1e-300: a sine shorter than two steps of h = 0.001 s`},
 		{"load_time = { type = \"ramp\", duration = 1.0 }\n", `load_time is given without a force for it to vary`},
 		{"force = [1.0, 0.0]\nload_time = { type = \"table\", file = \"back.csv\" }\n", `back.csv: row 3's time 0.1 is not after the one before (0.2)`},
 		{"force = [1.0, 0.0]\nload_time = { type = \"table\", file = \"nan.csv\" }\n", `nan.csv line 3: "0.1", "nan": expected a time and a factor`},
