@@ -65,6 +65,10 @@ type Pair struct {
 	// vertices) may enter the candidate body. By default both bodies are
 	// protected (see the package documentation).
 	OneWay bool
+	// Cohesion is the tension (Pa, per area of joint) each unit touching
+	// at the run's start holds before its bond breaks for good (a glued
+	// or mortared joint; kind.Law.Cohesion); 0: none.
+	Cohesion float64
 
 	passes    []pass
 	muDynamic float64   // MuDynamic's value, read by NewDetector
@@ -121,6 +125,8 @@ func (p *Pair) Check() error {
 		return CheckDynamic(p.Mu, p.MuDynamic)
 	case !(p.Alert > 0) || math.IsInf(p.Alert, 0):
 		return fmt.Errorf("alert = %g m: expected a positive, finite distance", p.Alert)
+	case !(p.Cohesion >= 0) || math.IsInf(p.Cohesion, 0):
+		return fmt.Errorf("cohesion = %g Pa: expected a finite tension >= 0 (0: no bond)", p.Cohesion)
 	case p.Basis != Nodal && p.Basis != Pairing:
 		return fmt.Errorf("unknown reaction basis %d", p.Basis)
 	case p.Law != Positional && p.Law != Shock:

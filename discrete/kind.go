@@ -147,7 +147,7 @@ func (p source) Law(u *contact.Unit) kind.Law {
 	c := p.sys.ContactOf(u.Key)
 	comp, _ := p.sys.Of(u.Key.Node)
 	l := kind.Law{Law: c.Law, Restitution: c.Restitution, TangentialRestitution: contact.Tangential(c.Restitution, c.TangentialRestitution),
-		Exact: c.Side == nil && p.sys.Free(comp)}.Sized(p.sys.Size(u.Key))
+		Cohesion: c.Cohesion, Exact: c.Side == nil && p.sys.Free(comp)}.Sized(p.sys.Size(u.Key))
 	if c.Obstacle != nil {
 		l.Motion = c.Obstacle.MotionIn(contact.Config{Driven: p.at.Driven})
 	}

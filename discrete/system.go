@@ -61,6 +61,9 @@ type Contact struct {
 	// component unless TangentialRestitution sets that (rigid.Rule's).
 	Restitution           float64
 	TangentialRestitution *float64
+	// Cohesion is the tension (N/m) each mass touching at the run's start
+	// holds before its bond breaks for good (kind.Law.Cohesion); 0: none.
+	Cohesion float64
 	// Alert is the least distance at which a mass is paired with the
 	// obstacle, m, and how deep inside it a mass's centre may be found
 	// (deeper, it went through); whatever it is, a mass is paired within
@@ -294,6 +297,8 @@ func (c *Contact) check(n int) error {
 		return fmt.Errorf("restitution %g: expected a number in [0, 1]", c.Restitution)
 	case c.TangentialRestitution != nil && !(*c.TangentialRestitution >= 0 && *c.TangentialRestitution <= 1):
 		return fmt.Errorf("tangential restitution %g: expected a number in [0, 1]", *c.TangentialRestitution)
+	case !(c.Cohesion >= 0) || !finite(c.Cohesion):
+		return fmt.Errorf("cohesion %g N/m: expected a finite tension >= 0 (0: no bond)", c.Cohesion)
 	case !(c.Alert >= 0) || !finite(c.Alert):
 		return fmt.Errorf("alert distance %g m: expected 0 or a positive number", c.Alert)
 	case c.Alert > maxAlertFactor*c.defaultAlert():

@@ -21,6 +21,12 @@ type Law struct {
 	// before its bond breaks for good (0: none): the law is on r_N + h c
 	// >= 0 and |r_T| <= mu (r_N + h c) while bonded (Mohr-Coulomb).
 	Cohesion float64
+	// Bond is the gap (as the unit's, weighted) within which a unit at the
+	// run's start is bonded where its law has a cohesion: its slop, or
+	// for a finite-element unit, which has none, Slop of its length, so
+	// that a joint two meshes share, touching at gaps of round-off, is
+	// bonded whole.
+	Bond float64
 	// Exact tells a unit whose bodies can take an impact inside the step:
 	// rigid bodies, free point masses and obstacles.
 	Exact bool
@@ -47,7 +53,7 @@ func (l Law) ShockTangential() float64 {
 // Sized sets the positional law's reach and the slop (both laws') for a
 // unit of the given length.
 func (l Law) Sized(length float64) Law {
-	l.Reach, l.Slop = PushReach*length, Slop*length
+	l.Reach, l.Slop, l.Bond = PushReach*length, Slop*length, Slop*length
 	return l
 }
 

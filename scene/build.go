@@ -269,7 +269,7 @@ func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles,
 	if err != nil {
 		return nil, fmt.Errorf("candidate: %w", err)
 	}
-	p := &contact.Pair{Name: c.Name, Candidate: cand, Mu: c.Mu, MuDynamic: c.MuDynamic, Alert: c.Alert, OneWay: c.OneWay}
+	p := &contact.Pair{Name: c.Name, Candidate: cand, Mu: c.Mu, MuDynamic: c.MuDynamic, Alert: c.Alert, OneWay: c.OneWay, Cohesion: c.Cohesion}
 	p.Basis, _ = contact.ParseBasis(c.Basis)
 	p.Law, _ = contact.ParseLaw(c.Law)
 	if c.Antagonist != nil {

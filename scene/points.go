@@ -53,6 +53,9 @@ type PointContact struct {
 	Restitution           *float64 `toml:"restitution"`
 	TangentialRestitution *float64 `toml:"tangential_restitution"`
 	Alert                 float64  `toml:"alert"` // m; default 1e-3 of the obstacle's extent, half the side's shortest edge
+	// Cohesion is the tension (N/m) each mass touching at the run's start
+	// holds before its bond breaks for good (0, the default: none).
+	Cohesion float64 `toml:"cohesion"`
 }
 
 // checkPoints checks the masses' names and what the springs and point
@@ -125,6 +128,8 @@ func (s *Scene) checkPoints(bodies, obstacles, rigids map[string]bool) error {
 			return bad(where, "law", fmt.Sprintf("%q", c.Law), "expected shock or signorini")
 		case c.DissipationIndex != nil && !(*c.DissipationIndex >= 0 && *c.DissipationIndex <= 1):
 			return bad(where, "dissipation_index", *c.DissipationIndex, "expected a value in [0, 1]")
+		case !(c.Cohesion >= 0) || c.Cohesion > maxCohesion:
+			return bad(where, "cohesion", c.Cohesion, fmt.Sprintf("expected a tension in N/m from 0 (no bond) to %g", maxCohesion))
 		}
 		if err := checkRestitution(where, c.Restitution, c.TangentialRestitution, c.DissipationIndex, c.Law); err != nil {
 			return err
@@ -200,7 +205,7 @@ func (c PointContact) build(at map[string]int, bodies []*timestep.Body, index ma
 		return discrete.Contact{}, err
 	}
 	d := discrete.Contact{Name: c.Name, Mu: c.Mu, MuDynamic: c.MuDynamic, Law: law, Alert: c.Alert, Restitution: restitution(c.DissipationIndex, c.Restitution),
-		TangentialRestitution: tangential(c.Restitution, c.TangentialRestitution)}
+		TangentialRestitution: tangential(c.Restitution, c.TangentialRestitution), Cohesion: c.Cohesion}
 	for _, n := range c.Masses {
 		d.Masses = append(d.Masses, at[n])
 	}

@@ -229,6 +229,10 @@ type Contact struct {
 	Basis      string   `toml:"basis"`      // nodal (default) or pairing
 	Alert      float64  `toml:"alert"`      // m; default: half the smallest candidate edge
 	OneWay     bool     `toml:"one_way"`    // only the candidate's nodes are kept out (default: both bodies)
+	// Cohesion is the tension (Pa, per area of joint) each unit touching
+	// at the run's start holds before its bond breaks for good: a glued
+	// or mortared joint (0, the default: none).
+	Cohesion float64 `toml:"cohesion"`
 }
 
 // MaxSceneBytes bounds a scene file: a scene is a page of text (meshes
@@ -825,6 +829,8 @@ func (c Contact) check(i int, bodies, obstacles, rigids map[string]bool) error {
 		return bad(where, "basis", fmt.Sprintf("%q", c.Basis), "expected nodal or pairing")
 	case c.Alert < 0 || !finite(c.Alert):
 		return bad(where, "alert", c.Alert, "expected a positive alert distance in m")
+	case !(c.Cohesion >= 0) || c.Cohesion > maxCohesion:
+		return bad(where, "cohesion", c.Cohesion, fmt.Sprintf("expected a tensile strength in Pa from 0 (no bond) to %g", maxCohesion))
 	}
 	return nil
 }

@@ -17,8 +17,16 @@ import (
 // mu (r_N + h c). The step solves it as the plain problem in r' = r + h c
 // e_N, whose velocities are W r' + q - W (h c e_N): any solver, its
 // certificate unchanged. A bond whose tension reaches its strength (r'_N
-// = 0) breaks for good; a unit that comes into contact later has none.
+// = 0) or that slides, its shear at mu (r_N + h c), breaks for good; a unit that comes into contact later has none.
 // The bonds are the Simulation's state, kept in a checkpoint.
+//
+// While it holds, a bond keeps the joint as it is, under either law: its
+// law is on the mean velocity, U_N,theta >= 0, neither closing a gap nor
+// pushing out a penetration, so that its tension does no work (r'_N > 0
+// holds U_N,theta = 0) and at the break, U_N,theta >= 0 with r_N = -h c,
+// the work is not positive. Under the positional law a bonded
+// finite-element unit's gap of round-off (1e-9 m on a Q8 joint) was
+// closed by the tension each step: the glue did positive work.
 
 // bond takes, at the run's first step, every touching unit whose law has
 // a cohesion as bonded.
@@ -28,11 +36,20 @@ func (s *Simulation) bond(k *step) {
 	}
 	for a := range k.units {
 		u := &k.units[a]
-		if l := s.lawOf(a, u); l.Cohesion > 0 && slack(u.Gap, l.Slop) <= 0 {
+		if l := s.lawOf(a, u); l.Cohesion > 0 && u.Gap <= l.Bond {
 			s.bonded[s.idOf(a, u.Key)] = true
 		}
 	}
 }
+
+// holds tells whether unit a is bonded.
+func (s *Simulation) holds(a int, u *contact.Unit) bool {
+	return len(s.bonded) > 0 && s.bonded[s.idOf(a, u.Key)]
+}
+
+// bondShift is the shift of a bonded unit's law, U_N,end + s >= 0, that
+// makes it U_N,theta >= 0 for a normal velocity u0 at the step's start.
+func bondShift(u0, th float64) float64 { return (1 - th) / th * u0 }
 
 // cohere sets each unit's cohesive impulse h c (0 without a bond) in
 // s.work.coh and turns p into the problem in r' (q' = q - W h c e_N).
@@ -63,13 +80,16 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 }
 
 // uncohere turns the solution in r' back into the impulses, r = r' - h c
-// e_N, and breaks the bonds whose tension reached their strength.
-func (s *Simulation) uncohere(units []contact.Unit, res *signorini.Result) {
+// e_N, and breaks the bonds that reached Mohr-Coulomb's envelope: their
+// tension reached their strength (r'_N = 0), or they slid beyond
+// round-off, slipTol (LMGC90's MOHR_DS_CLB: a joint that slips has
+// cracked).
+func (s *Simulation) uncohere(units []contact.Unit, res *signorini.Result, slipTol float64) {
 	for a, c := range s.work.coh {
 		if c == 0 {
 			continue
 		}
-		if res.R[2*a] <= 1e-9*c {
+		if res.R[2*a] <= 1e-9*c || slides(res.Status[a], res.U[2*a+1], slipTol) {
 			delete(s.bonded, s.idOf(a, units[a].Key))
 		}
 		res.R[2*a] -= c

@@ -49,6 +49,10 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			up := u.Velocity(pred)
 			g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
 		}
+		if s.holds(a, u) {
+			active[a], p.Shift[a] = true, bondShift(u0[a][0], th)
+			continue
+		}
 		if s.arriving(a, u, ul, g, uf, pred != nil, h, th) {
 			continue
 		}

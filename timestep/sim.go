@@ -119,6 +119,9 @@ type ContactState struct {
 	// Reverse marks a unit of an antagonist's node on the candidate's
 	// edges (the second pass of a pair).
 	Reverse bool
+	// Bonded marks a unit whose bond (a cohesion, cohesion.go) held
+	// through the step; one that broke in it is not.
+	Bonded bool
 
 	thickness float64 // m, that the impulse density is spread over (Force)
 }

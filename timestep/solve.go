@@ -58,12 +58,12 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	}
 	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
 	certify(p, res, stats)
-	s.uncohere(units, res)
+	tol := slipTol(p, res.U, s.work.uf)
+	s.uncohere(units, res, tol)
 	clear(s.warm)
-	tol := slipTol(p, res.U)
 	for a, u := range units {
 		ut := res.U[2*a+1]
-		slid := (res.Status[a] == signorini.SlideForward || res.Status[a] == signorini.SlideBackward) && math.Abs(ut) > tol
+		slid := slides(res.Status[a], ut, tol)
 		s.warm[s.idOf(a, u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0}
 	}
 	return res, nil
@@ -78,16 +78,24 @@ type warmStart struct {
 }
 
 // slipTol is the slip below which a unit is taken to stick: 1e-9 of the
-// step's velocity scale, the largest free or solved local velocity. A
-// block at rest on two corners has one on the cone's edge with a slip of
-// round-off (8.7e-19 m/s), which took the dynamic coefficient next step
-// and let the block slide off a 20 degree incline that mu = 0.5 holds.
-func slipTol(p *signorini.Problem, u []float64) float64 {
+// step's velocity scale, the largest free or solved local velocity (uf
+// the normal free velocities before a cohesion's change of variables,
+// which nearly cancels them in a bond that just holds). A block at rest
+// on two corners has one on the cone's edge with a slip of round-off
+// (8.7e-19 m/s), which took the dynamic coefficient next step and let the
+// block slide off a 20 degree incline that mu = 0.5 holds.
+func slipTol(p *signorini.Problem, u, uf []float64) float64 {
 	var scale float64
 	for i, q := range p.Q {
-		scale = max(scale, math.Abs(q), math.Abs(u[i]))
+		scale = max(scale, math.Abs(q), math.Abs(u[i]), math.Abs(uf[i/2]))
 	}
 	return 1e-9 * scale
+}
+
+// slides tells whether a unit of status st and slip ut slid: a slip
+// beyond round-off (tol, slipTol's) on the cone's edge.
+func slides(st signorini.Status, ut, tol float64) bool {
+	return (st == signorini.SlideForward || st == signorini.SlideBackward) && math.Abs(ut) > tol
 }
 
 // frictionChanged gives the units that took their dynamic coefficient
@@ -97,7 +105,7 @@ func slipTol(p *signorini.Problem, u []float64) float64 {
 // at mu_dynamic after stopping). One that sticks at mu_dynamic sticks at
 // mu too: its solution holds the static law as it is.
 func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit, res *signorini.Result) int {
-	tol := slipTol(p, res.U)
+	tol := slipTol(p, res.U, s.work.uf)
 	changed := 0
 	for a := range units {
 		u := &units[a]
@@ -131,6 +139,9 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		src := s.sourceOf(a)
 		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
 			Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
+		if len(s.bonded) > 0 {
+			cs.Bonded = s.bonded[s.idOf(a, u.Key)]
+		}
 		if res != nil && active[a] {
 			P := [2]float64{res.R[2*a], res.R[2*a+1]}
 			U1 := u.Velocity(v1)

@@ -162,7 +162,8 @@ func (p *pairSource) Law(u *contact.Unit) kind.Law {
 	// No slop: a finite-element unit's gap is measured again about the
 	// predicted end where the step leaves it deep, and a slop there moved
 	// the colliding blocks' exit velocity by up to 0.03 m/s (T6, pairing).
-	l := kind.Law{Law: pair.Law, Reach: kind.PushReach * u.Weight * u.Weight / pair.Candidate.Thickness()}
+	th := pair.Candidate.Thickness()
+	l := kind.Law{Law: pair.Law, Reach: kind.PushReach * u.Weight * u.Weight / th, Cohesion: pair.Cohesion, Bond: kind.Slop * u.Weight * u.Weight / th}
 	if u.Key.Reverse {
 		l.Reach = 0 // found already inside: held, see contact.Detect
 	}

@@ -351,8 +351,11 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	pair, rev, body, node := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	normal, force, weight := make([]float64, 2*len(cs)), make([]float64, 2*len(cs)), make([]float64, len(cs))
 	vn, vt, mu := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
-	ra, rb, image := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
+	ra, rb, image, bonded := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
 	for i, c := range cs {
+		if c.Bonded {
+			bonded[i] = 1
+		}
 		g.Points[i] = c.X
 		pn[i], pt[i], st[i], gap[i] = c.Impulse[0], c.Impulse[1], float64(c.Status), c.Gap
 		normal[2*i], normal[2*i+1] = c.N[0], c.N[1]
@@ -402,6 +405,7 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	g.AddPointInteger("rigid_a", ra)
 	g.AddPointInteger("rigid_b", rb)
 	g.AddPointInteger("periodic", image) // 1: B is met across a periodic boundary
+	g.AddPointInteger("bonded", bonded)  // 1: a cohesion's bond held through the step
 	return g
 }
 
