@@ -450,6 +450,7 @@ func (rs *running) finish(e0 float64, elapsed time.Duration) error {
 	js.Interrupted, js.MadeBy, js.Started, js.Command = r.Done < r.Steps, opt.Version, start.Format(time.RFC3339), opt.Command
 	js.Scene, js.SceneAsRun, js.StepsAsked = sc.Name, SceneAsRun, r.Steps
 	js.Cost = cost(&b, sim, js.PerStep)
+	js.Granular = granularOf(rs.out.Granular())
 	r.Summary = b.String()
 	if err := atomicfile.Write(summary, func(w io.Writer) error {
 		_, err := io.WriteString(w, r.Summary)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/timestep"
@@ -34,26 +35,70 @@ type AtStep struct {
 // Summary is what summary.json holds; a figure summary.txt leaves out is
 // absent (nil).
 type Summary struct {
-	Format      int       `json:"format"` // the outputs' format (results.Format)
-	Interrupted bool      `json:"interrupted"`
-	MadeBy      string    `json:"made_by"`
-	Started     string    `json:"started"` // RFC 3339
-	Command     string    `json:"command"`
-	Scene       string    `json:"scene"`
-	SceneAsRun  string    `json:"scene_as_run"`
-	Steps       int       `json:"steps"` // done
-	StepsAsked  int       `json:"steps_asked"`
-	Time        Quantity  `json:"time"` // reached
-	Elapsed     Quantity  `json:"elapsed"`
-	PerStep     Quantity  `json:"per_step"`
-	Contact     *Contact  `json:"contact,omitempty"`
-	Newton      *Newton   `json:"newton,omitempty"`
-	MinGap      *Quantity `json:"min_gap,omitempty"`
-	Deepest     *Deepest  `json:"deepest,omitempty"`
-	Energy      Energy    `json:"energy"`
-	Warnings    []string  `json:"warnings"`
-	Files       []string  `json:"files"`
-	Cost        Cost      `json:"cost"`
+	Format      int           `json:"format"` // the outputs' format (results.Format)
+	Interrupted bool          `json:"interrupted"`
+	MadeBy      string        `json:"made_by"`
+	Started     string        `json:"started"` // RFC 3339
+	Command     string        `json:"command"`
+	Scene       string        `json:"scene"`
+	SceneAsRun  string        `json:"scene_as_run"`
+	Steps       int           `json:"steps"` // done
+	StepsAsked  int           `json:"steps_asked"`
+	Time        Quantity      `json:"time"` // reached
+	Elapsed     Quantity      `json:"elapsed"`
+	PerStep     Quantity      `json:"per_step"`
+	Contact     *Contact      `json:"contact,omitempty"`
+	Newton      *Newton       `json:"newton,omitempty"`
+	MinGap      *Quantity     `json:"min_gap,omitempty"`
+	Deepest     *Deepest      `json:"deepest,omitempty"`
+	Energy      Energy        `json:"energy"`
+	Warnings    []string      `json:"warnings"`
+	Files       []string      `json:"files"`
+	Cost        Cost          `json:"cost"`
+	Granular    *GranularLine `json:"granular,omitempty"` // with [output] granular
+}
+
+// GranularLine is the summary's granular line: the grains' means over the
+// window's output times, named as granular.csv's columns (Means nil when
+// no output time fell in the window).
+type GranularLine struct {
+	Times int            `json:"times"` // the output times in the window
+	From  Quantity       `json:"from"`  // the window's start
+	Means *GranularMeans `json:"means,omitempty"`
+}
+
+// GranularMeans are the means the granular line prints.
+type GranularMeans struct {
+	Grains           Number   `json:"grains"`
+	Rattlers         Number   `json:"rattlers"`
+	Z                Number   `json:"Z"`
+	ZNoRattlers      Number   `json:"Z_no_rattlers"`
+	Z2NcNg           Number   `json:"Z_2Nc_Ng"`
+	Z2NcNgNoRattlers Number   `json:"Z_2Nc_Ng_no_rattlers"`
+	SolidFraction    Number   `json:"solid_fraction"`
+	Anisotropy       Number   `json:"anisotropy"`
+	FabricAngle      Quantity `json:"fabric_angle"`
+	Pressure         Quantity `json:"pressure"`
+	Deviator         Quantity `json:"deviator"`
+	MeanFn           Quantity `json:"mean_fn"`
+	Mobilised        Number   `json:"mobilised"`
+	Sliding          Number   `json:"sliding"`
+}
+
+// granularOf is a series' granular line as figures (nil without one).
+func granularOf(sr *granular.Series) *GranularLine {
+	if sr == nil {
+		return nil
+	}
+	m, n := sr.Mean()
+	g := &GranularLine{Times: n, From: q(sr.Options.From, "s")}
+	if n > 0 {
+		g.Means = &GranularMeans{Grains: Number(m.Grains), Rattlers: Number(m.Rattlers), Z: Number(m.Z), ZNoRattlers: Number(m.ZNoRattlers),
+			Z2NcNg: Number(m.Z2), Z2NcNgNoRattlers: Number(m.Z2NoRattlers), SolidFraction: Number(m.SolidFraction),
+			Anisotropy: Number(m.Anisotropy), FabricAngle: q(m.FabricAngle*180/math.Pi, "deg"), Pressure: q(m.Pressure, "Pa"),
+			Deviator: q(m.Deviator, "Pa"), MeanFn: q(m.MeanFn, "N/m"), Mobilised: Number(m.Mobilised), Sliding: Number(m.Sliding)}
+	}
+	return g
 }
 
 // Contact is the contact steps and their certificate.

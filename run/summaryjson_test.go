@@ -30,6 +30,7 @@ func TestSummaryJSONIsTheText(t *testing.T) {
 		{"blocks", 400, nil, "colliding-blocks"},
 		{"pillar unconverged", 0, []string{"time.duration", "0.05", "solver.max_sweeps", "5"}, "pillar"},
 		{"pillar dynamic friction", 0, []string{"time.duration", "0.5", "rigid_contacts.rule.1.mu_dynamic", "0.15"}, "pillar"},
+		{"disks granular", 0, []string{"time.duration", "0.5", "output.granular.window", "[0.3, 0.5]"}, "disks-28"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -99,6 +100,18 @@ func TestSummaryJSONIsTheText(t *testing.T) {
 			}
 			if tc.name == "pillar dynamic friction" {
 				assert.Positive(t, c.DynamicUnitSteps, "the ground slides under the pillar at mu_dynamic")
+			}
+			if g := js.Granular; tc.scene == "disks-28" {
+				require.NotNil(t, g)
+				require.NotNil(t, g.Means)
+				m := g.Means
+				figure(`granular \(mean of (\d+) output times from t = ([\d.e+-]+) s\): ([\d.]+) grains, ([\d.e+-]+) rattlers, Z ([\d.e+-]+) \(([\d.e+-]+) without rattlers; 2 N_c / N_g ([\d.e+-]+), ([\d.e+-]+)\), solid fraction ([\d.e+-]+), fabric anisotropy ([\d.e+-]+) at ([\d.e+-]+) deg, pressure ([\d.e+-]+) Pa, deviator ([\d.e+-]+) Pa, <f_n> ([\d.e+-]+) N/m, mobilised friction ([\d.e+-]+), ([\d.e+-]+) sliding`,
+					Number(g.Times), g.From.Value, m.Grains, m.Rattlers, m.Z, m.ZNoRattlers, m.Z2NcNg, m.Z2NcNgNoRattlers, m.SolidFraction,
+					m.Anisotropy, m.FabricAngle.Value, m.Pressure.Value, m.Deviator.Value, m.MeanFn.Value, m.Mobilised, m.Sliding)
+				assert.Equal(t, 3, g.Times)
+				assert.Equal(t, "Pa", m.Pressure.Unit)
+			} else {
+				assert.Nil(t, g, "no granular line")
 			}
 			if js.Cost.PeakMemory != nil {
 				figure(`peak memory (\d+) kB`, js.Cost.PeakMemory.Value)

@@ -194,6 +194,8 @@ func TestExamples(t *testing.T) {
 				assert.LessOrEqual(t, sim.NormalWork, 0.0)
 			case "disc-on-block":
 				t.Skip("TestDiscOnBlock runs it")
+			case "poured-sample":
+				checkPouredSample(t, m, sim)
 			case "arch-shake":
 				// 2.5 s (0.5 s with -short) of the record: the table moves
 				// as the record's exact integral says; the arch rocks on

@@ -609,6 +609,9 @@ func pointContacts(sim *timestep.Simulation) int {
 	return len(sim.Points.Contacts())
 }
 
+// Granular is the grains' series the run measures, nil when it does not.
+func (o *Writer) Granular() *granular.Series { return o.granular }
+
 // GranularSummary is the summary's line of the grains' means over the
 // window, "" when the run does not measure them.
 func (o *Writer) GranularSummary() string {
