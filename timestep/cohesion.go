@@ -36,7 +36,7 @@ func (s *Simulation) bond(k *step) {
 	}
 	for a := range k.units {
 		u := &k.units[a]
-		if l := s.lawOf(a, u); l.Cohesion > 0 && u.Gap <= l.Bond {
+		if l := s.lawOf(a); l.Cohesion > 0 && u.Gap <= l.Bond {
 			s.bonded[s.idOf(a, u.Key)] = true
 		}
 	}
@@ -64,7 +64,7 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 	for a := range units {
 		u := &units[a]
 		if s.bonded[s.idOf(a, u.Key)] {
-			w.coh[a] = h * s.lawOf(a, u).Cohesion
+			w.coh[a] = h * s.lawOf(a).Cohesion
 			x[2*a], any = w.coh[a], true
 		}
 	}

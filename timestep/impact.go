@@ -71,7 +71,7 @@ func (s *Simulation) startImpact(units []contact.Unit, t, h, th float64, stats *
 	approaching := false
 	for a := range units {
 		u := &units[a]
-		ul := s.lawOf(a, u)
+		ul := s.lawOf(a)
 		e[a], et[a], mu[a] = ul.ShockRestitution(), ul.ShockTangential(), s.mu(a, u)
 		// Round-off gaps (within the slop) are gaps of zero: disks laid
 		// touching at 0.1 + 0.2 are 2.8e-17 apart. A unit whose impact
@@ -184,6 +184,10 @@ func (s *Simulation) arriving(a int, u *contact.Unit, ul kind.Law, g float64, uf
 	}
 	u0 := w.u0[a]
 	acc := [2]float64{(uf[0] - u0[0]) / h, (uf[1] - u0[1]) / h}
+	if !mayArrive(slack(g, ul.Slop), u0[0], acc[0], h) {
+		w.soon[a] = false
+		return false
+	}
 	amax := largestAcceleration(u, w.step.v0, w.step.vfree, u.Rigid, w.rigid1[a], h)
 	tau, ok := arrival(slack(g, ul.Slop), u0[0], acc[0], amax, h)
 	if !ok {
@@ -214,7 +218,26 @@ func arrival(g, u0, a, amax, h float64) (tau float64, ok bool) {
 	if !(g >= 0) {
 		return 0, false
 	}
-	tau = math.Inf(1)
+	tau = firstRoot(g, u0, a)
+	return tau, tau <= h && u0+a*tau < -2*h*max(amax, math.Abs(a))
+}
+
+// mayArrive tells whether arrival could find a unit arriving in this step
+// or the next (2h) whatever its bodies' largest acceleration amax, which
+// only raises its bar: most units of a pile do not, and their amax, a pass
+// over their entries, is not needed.
+func mayArrive(g, u0, a, h float64) bool {
+	if !(g >= 0) {
+		return false
+	}
+	tau := firstRoot(g, u0, a)
+	return tau <= 2*h && u0+a*tau < -2*h*math.Abs(a)
+}
+
+// firstRoot is the first time t > 0 (0 for g = 0 and u0 < 0) at which g +
+// u0 t + a t^2/2 = 0, +Inf when there is none.
+func firstRoot(g, u0, a float64) float64 {
+	tau := math.Inf(1)
 	if g == 0 {
 		if u0 < 0 {
 			tau = 0
@@ -232,7 +255,7 @@ func arrival(g, u0, a, amax, h float64) (tau float64, ok bool) {
 			}
 		}
 	}
-	return tau, tau <= h && u0+a*tau < -2*h*max(amax, math.Abs(a))
+	return tau
 }
 
 // arrivingLaw sets unit a's problem to an impact at tau (see above): its
@@ -283,7 +306,7 @@ func (s *Simulation) shiftsPush(k *step) bool {
 		if !w.active[b] {
 			continue
 		}
-		ul := s.lawOf(b, &k.units[b])
+		ul := s.lawOf(b)
 		g := slack(k.units[b].Gap, ul.Slop)
 		u1 := w.uf[b] + k.res.U[2*b] - k.prob.Q[2*b] // the end velocity the solve gives
 		end := g + k.h*(k.th*u1+(1-k.th)*w.u0[b][0]) + w.dsh[2*b]
@@ -337,7 +360,7 @@ func (s *Simulation) impactNow(k *step) error {
 	var seeds []int
 	for a := range k.units {
 		u := &k.units[a]
-		ul := s.lawOf(a, u)
+		ul := s.lawOf(a)
 		if !ul.Exact || slack(u.Gap, ul.Slop) > 0 {
 			continue
 		}
@@ -347,6 +370,9 @@ func (s *Simulation) impactNow(k *step) error {
 		}
 		u0, uf := u.Velocity(k.v0), u.Velocity(k.vfree)
 		acc := (uf[0] + rigid1[0] - u.Rigid[0] - u0[0]) / k.h
+		if !mayArrive(0, u0[0], acc, k.h) {
+			continue
+		}
 		amax := largestAcceleration(u, k.v0, k.vfree, u.Rigid, rigid1, k.h)
 		if _, ok := arrival(0, u0[0], acc, amax, k.h); ok {
 			seeds = append(seeds, a)
@@ -361,7 +387,7 @@ func (s *Simulation) touchingExact(k *step) []int {
 	var touching []int
 	for a := range k.units {
 		u := &k.units[a]
-		if ul := s.lawOf(a, u); ul.Exact && slack(u.Gap, ul.Slop) <= 0 {
+		if ul := s.lawOf(a); ul.Exact && slack(u.Gap, ul.Slop) <= 0 {
 			touching = append(touching, a)
 		}
 	}
@@ -394,7 +420,7 @@ func (s *Simulation) impactAtStart(k *step, seeds []int) error {
 	}
 	for _, a := range take {
 		u := &k.units[a]
-		ul := s.lawOf(a, u)
+		ul := s.lawOf(a)
 		shift := max(slack(u.Gap, ul.Slop), 0) / (k.h * (1 - k.th))
 		if seed[a] {
 			shift = 0
@@ -467,7 +493,7 @@ func (s *Simulation) joined(k *step, seeds []int) (take []int, bodies map[int]bo
 	bodies = make(map[int]bool)
 	for a := range k.units {
 		u := &k.units[a]
-		if !s.lawOf(a, u).Exact {
+		if !s.lawOf(a).Exact {
 			continue
 		}
 		in := false

@@ -33,7 +33,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
 		u := &units[a]
-		ul := s.lawOf(a, u)
+		ul := s.lawOf(a)
 		rigid1[a] = u.Rigid
 		if ul.Motion != nil {
 			rigid1[a] = u.RigidAt(ul.Motion.Velocity(t + h))
@@ -93,8 +93,21 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 // back in mid-air).
 func closes(g, u0, uf, h float64) bool { return g+h*(u0+uf)/2 <= 0 }
 
-// lawOf is unit a's law, as its source says.
-func (s *Simulation) lawOf(a int, u *contact.Unit) kind.Law { return s.sourceOf(a).Law(u) }
+// lawOf is unit a's law, as its source said when the step's units were
+// detected (lawsOf).
+func (s *Simulation) lawOf(a int) kind.Law { return s.work.laws[a] }
+
+// lawsOf reads the laws of the step's units from their sources: once each
+// time they are detected, at the step's start and about its predicted end.
+func (s *Simulation) lawsOf(k *step) {
+	w := &s.work
+	w.laws = reuse.Zeroed(w.laws, len(k.units))
+	for j, src := range s.sources {
+		for a := k.from[j]; a < k.from[j+1]; a++ {
+			w.laws[a] = src.Law(&k.units[a])
+		}
+	}
+}
 
 // positionalShift is the shift s of the Positional law (see problem), U_N,end + s >= 0,
 // for a unit of gap g and normal velocity u0 at the start of the step.

@@ -121,6 +121,7 @@ func (s *Simulation) detect(k *step) error {
 		k.stats.MinGap = min(k.stats.MinGap, minGap)
 	}
 	s.work.from = k.from
+	s.lawsOf(k)
 	k.stats.Units = len(k.units)
 	if k.stats.Step == 1 {
 		s.InitialPenetration = max(0, -k.stats.MinGap)
@@ -171,6 +172,7 @@ func (s *Simulation) contact(k *step) error {
 		}
 		k.stats.Corrected++
 		k.units, k.from, k.vpred = units, from, vp
+		s.lawsOf(k)
 		if err := s.resolve(k); err != nil {
 			return err
 		}
