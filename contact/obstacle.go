@@ -71,6 +71,10 @@ type Obstacle struct {
 	Motion  Motion // nil means Fixed
 	Carried bool
 	Body    int
+	// Owner is the body that carries the obstacle, as its caller holds it
+	// (rigid.Body.Obstacle sets it): a simulation gives Body its number for
+	// that body. nil: Body as given.
+	Owner any
 }
 
 // closed reports whether the polyline returns to its first point.

@@ -13,7 +13,11 @@ import (
 // Side is a named edge group of a deformable body, used as a candidate
 // boundary, an antagonist boundary, or both.
 type Side struct {
-	Body      int // the caller's index of the body, used in Entry.Body
+	Body int // the caller's index of the body, used in Entry.Body
+	// Owner is the body the side is an edge group of, as its caller holds
+	// it (timestep.Body.Side sets it): a simulation gives Body its number
+	// for that body when it numbers its bodies. nil: Body as given.
+	Owner     any
 	Mesh      *mesh.Mesh
 	DOFs      *assemble.DOFMap
 	Group     string

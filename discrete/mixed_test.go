@@ -49,7 +49,7 @@ func TestMassOnElasticBlock(t *testing.T) {
 	require.NoError(t, err)
 	block, err := timestep.NewBody("block", space, element.Elastic{E: 1e7, Nu: 0.3, Rho: 1000}, timestep.BodyOptions{Damping: timestep.Rayleigh{Alpha: 50}})
 	require.NoError(t, err)
-	top, err := block.Side(0, "top")
+	top, err := block.Side("top")
 	require.NoError(t, err)
 	const mass, g, k = 0.2, 9.81, 20.0
 	rest := 0.1
@@ -84,7 +84,7 @@ func TestMassOnRigidBox(t *testing.T) {
 	require.NoError(t, err)
 	rs, err := rigid.NewSystem([]*rigid.Body{box, ground}, []rigid.Rule{{Mu: 0.5, Law: contact.Shock}}, 0.005)
 	require.NoError(t, err)
-	hull := box.Obstacle(0)
+	hull := box.Obstacle()
 	bob := &discrete.Mass{Name: "bob", M: 2, X: [2]float64{0.03, 0.11}, V: [2]float64{0.2, -0.5}, Gravity: [2]float64{0, -9.81}}
 	sys, err := discrete.NewSystem([]*discrete.Mass{bob}, nil, []discrete.Contact{{Name: "on box", Obstacle: hull, Mu: 0.5, Law: contact.Shock}})
 	require.NoError(t, err)

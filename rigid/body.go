@@ -113,12 +113,12 @@ func (b *Body) check() error {
 
 // Obstacle returns the body's boundary as an obstacle it carries
 // (contact.Obstacle.Carried), for finite-element sides and point masses
-// to touch; index is the body's index in the simulation (the elastic
-// bodies' count plus its index in the System). A polygon's vertices are
-// in its frame, clockwise and closed (the obstacle on the polyline's
-// right); a disk is its radius.
-func (b *Body) Obstacle(index int) *contact.Obstacle {
-	o := &contact.Obstacle{Name: b.Name, Carried: true, Body: index}
+// to touch, held by the body itself (contact.Obstacle.Owner): the
+// simulation numbers it with the body. A polygon's vertices are in its
+// frame, clockwise and closed (the obstacle on the polyline's right); a
+// disk is its radius.
+func (b *Body) Obstacle() *contact.Obstacle {
+	o := &contact.Obstacle{Name: b.Name, Carried: true, Owner: b}
 	if d, ok := b.Shape.(Disk); ok {
 		o.Radius = d.R
 		return o

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/kind"
@@ -29,8 +30,18 @@ func (f family) Len() int {
 }
 
 func (f family) Motion(k int) contact.Motion { return f.sys.Bodies[k].Motion }
-func (f family) Carries() bool               { return true }
-func (f family) BodyName(k int) string       { return f.sys.Bodies[k].Name }
+
+// Index is the place of body h, a *Body (kind.Holder).
+func (f family) Index(h any) (int, bool) {
+	b, ok := h.(*Body)
+	if !ok || f.sys == nil {
+		return 0, false
+	}
+	k := slices.Index(f.sys.Bodies, b)
+	return k, k >= 0
+}
+func (f family) Carries() bool         { return true }
+func (f family) BodyName(k int) string { return f.sys.Bodies[k].Name }
 
 func (f family) DOFs(k int) int {
 	eqs, _ := f.sys.Compliance(k)

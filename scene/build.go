@@ -74,7 +74,8 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 	}
 	carriers := map[string]*contact.Obstacle{}
 	for k, r := range s.Rigid {
-		carriers[r.Name] = m.Rigid.Bodies[k].Obstacle(len(m.Bodies) + k)
+		carriers[r.Name] = m.Rigid.Bodies[k].Obstacle()
+		carriers[r.Name].Body = len(m.Bodies) + k // as the simulation will number it
 	}
 	var pairs []*contact.Pair
 	for i, c := range s.Contacts {
@@ -258,8 +259,11 @@ func (m Motion) build(s *Scene) (contact.Motion, error) {
 
 func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side, error) {
 	i := index[sd.Body]
-	b := bodies[i]
-	return contact.NewSide(i, b.Space.Mesh, b.Space.DOFs, sd.Group, b.Thickness)
+	s, err := bodies[i].Side(sd.Group)
+	if err == nil {
+		s.Body = i // as the simulation will number it: the warnings read it before
+	}
+	return s, err
 }
 
 // build makes the pair; obstacles and carriers are the obstacles by name

@@ -242,13 +242,15 @@ func symmetric(A *csr.Matrix) error {
 }
 
 // Side returns the named edge group of the body's mesh as a contact side,
-// with the body's thickness; index is the body's index among the bodies
-// given to NewSimulation, which checks it.
-func (b *Body) Side(index int, group string) (*contact.Side, error) {
-	s, err := contact.NewSide(index, b.Space.Mesh, b.Space.DOFs, group, b.Thickness)
+// with the body's thickness, held by the body itself (contact.Side.Owner):
+// NewSimulation numbers it with the body, wherever the body is in its
+// list.
+func (b *Body) Side(group string) (*contact.Side, error) {
+	s, err := contact.NewSide(0, b.Space.Mesh, b.Space.DOFs, group, b.Thickness)
 	if err != nil {
 		return nil, fmt.Errorf("body %s: %w", b.Name, err)
 	}
+	s.Owner = b
 	return s, nil
 }
 

@@ -31,8 +31,8 @@ func ExampleSimulation() {
 	upper, _ := timestep.NewBody("upper", su, steel, timestep.BodyOptions{})
 	upper.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-75, -50} })
 
-	cand, _ := upper.Side(1, "bottom")
-	ant, _ := lower.Side(0, "top")
+	cand, _ := upper.Side("bottom")
+	ant, _ := lower.Side("top")
 	det, _ := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: 0.1})
 	sim, err := timestep.NewSimulation([]*timestep.Body{lower, upper}, det, timestep.SimOptions{H: 1e-6})
 	if err != nil {

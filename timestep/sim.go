@@ -2,6 +2,7 @@ package timestep
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fecontact/fecontact/contact"
@@ -204,17 +205,22 @@ type stepWork struct {
 // (discrete.System.Prepare), once (a second simulation given the same
 // point masses is refused). A velocity or position set by hand after it,
 // or between steps, is taken at the next step's start and the change of
-// energy it makes booked as external work: the ledger closes. Each side
-// names its body (Body.Side,
-// contact.NewSide). det may be nil (rigid bodies only, opt.Rigid); an
-// obstacle that a rigid body carries must name one of them (index
-// len(bodies) + k).
+// energy it makes booked as external work: the ledger closes. A side made
+// from its body (Body.Side) and an obstacle a rigid body carries made from
+// it (rigid.Body.Obstacle) are numbered here with their body, which must
+// be one of the simulation's; a side or a carried obstacle made with an
+// index (contact.NewSide, Obstacle.Body) is checked against it (rigid
+// body k is len(bodies) + k). det may be nil (rigid bodies only,
+// opt.Rigid).
 func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
 	opt = opt.withDefaults()
 	if det == nil {
 		det = &contact.Detector{}
 	}
 	bs := boundaries(det, opt.Points)
+	if err := bindSides(bodies, bs); err != nil {
+		return nil, err
+	}
 	nodes, err := contactNodes(bodies, bs)
 	if err != nil {
 		return nil, err
@@ -232,6 +238,9 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	// The one list of the kinds: the global numbering keeps this order.
 	kinds := append([]kind.Kind{&feFamily{st: st, det: det}, rigid.NewKind(opt.Rigid), points}, opt.Kinds...)
 	comps := s.attach(kinds)
+	if err := s.bindCarriers(bs); err != nil {
+		return nil, err
+	}
 	if err := s.checkCarriers(bs); err != nil {
 		return nil, err
 	}
@@ -298,6 +307,61 @@ func boundaries(det *contact.Detector, points *discrete.System) []boundary {
 		}
 	}
 	return bs
+}
+
+// bindSides numbers each side made from a body (contact.Side.Owner) with
+// that body's place in bodies.
+func bindSides(bodies []*Body, bs []boundary) error {
+	for _, b := range bs {
+		for _, side := range b.sides {
+			if side.Owner == nil {
+				continue
+			}
+			o, _ := side.Owner.(*Body)
+			i := slices.Index(bodies, o)
+			if i < 0 {
+				return fmt.Errorf("simulation: %s: side %q is an edge group of %s, which is not one of the simulation's %s: give it in the list", b.what, side.Group, ownerName(side.Owner), plural.N(len(bodies), "body", "bodies"))
+			}
+			side.Body = i
+		}
+	}
+	return nil
+}
+
+// bindCarriers numbers each obstacle a body carries, made from the body
+// (contact.Obstacle.Owner), with that body's global index: the place a
+// family holding it (kind.Holder) gives it.
+func (s *Simulation) bindCarriers(bs []boundary) error {
+	for _, b := range bs {
+		o := b.obstacle
+		if o == nil || o.Owner == nil {
+			continue
+		}
+		found := false
+		for fi, f := range s.families {
+			if h, ok := f.(kind.Holder); ok {
+				if k, ok := h.Index(o.Owner); ok {
+					o.Body, found = s.base[fi]+k, true
+					break
+				}
+			}
+		}
+		if !found {
+			return fmt.Errorf("simulation: %s: obstacle %q is carried by %s, which is not one of the simulation's bodies: give its system (SimOptions.Rigid)", b.what, o.Name, ownerName(o.Owner))
+		}
+	}
+	return nil
+}
+
+// ownerName names a body given by its handle, for messages.
+func ownerName(h any) string {
+	switch b := h.(type) {
+	case *Body:
+		return fmt.Sprintf("body %q", b.Name)
+	case *rigid.Body:
+		return fmt.Sprintf("rigid body %q", b.Name)
+	}
+	return fmt.Sprintf("a body of type %T", h)
 }
 
 // contactNodes checks that each side belongs to the body it names and

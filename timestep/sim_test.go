@@ -13,6 +13,7 @@ import (
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/internal/golden"
 	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -255,9 +256,14 @@ func TestShockLaw(t *testing.T) {
 	assert.Greater(t, meanVelocity(bodies[1])[1], 10.0)
 }
 
-// TestSimulationSides: a side names its body by index, which
-// NewSimulation checks without writing the side; a side naming another
-// body, or no body, is an error that names the side and the right index.
+// TestSimulationSides: a side made from a body (Body.Side) is held by the
+// body: NewSimulation numbers it with the body's place in its list, first
+// or second; a side made with an index (contact.NewSide) names its body
+// by it, which NewSimulation checks without writing the side, and a wrong
+// one is an error naming the side and the right index; a side of a body
+// left out of the list is refused naming the body. A rigid body's
+// obstacle (rigid.Body.Obstacle) is numbered with the body after the
+// elastic ones; an obstacle carried by an elastic body is refused.
 func TestSimulationSides(t *testing.T) {
 	m, err := mesh.Rectangle([2]float64{0, 0}, 0.02, 0.02, 2, 2, mesh.Q4)
 	require.NoError(t, err)
@@ -265,31 +271,69 @@ func TestSimulationSides(t *testing.T) {
 	require.NoError(t, err)
 	a, err := NewBody("a", s, blockMat, BodyOptions{})
 	require.NoError(t, err)
+	other := newBody(t, mesh.Q4, 0.02, 0.02, 2, 2, BodyOptions{})
 	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
-	build := func(bodies []*Body, index int) error {
-		side, err := a.Side(index, "bottom")
-		require.NoError(t, err)
+	simulate := func(bodies []*Body, side *contact.Side) error {
 		det, err := contact.NewDetector(&contact.Pair{Name: "on floor", Candidate: side, Obstacle: floor})
 		require.NoError(t, err)
 		_, err = NewSimulation(bodies, det, SimOptions{H: 1e-5})
+		return err
+	}
+	for _, bodies := range [][]*Body{{a}, {other, a}} {
+		side, err := a.Side("bottom")
+		require.NoError(t, err)
+		require.NoError(t, simulate(bodies, side))
+		assert.Equal(t, len(bodies)-1, side.Body, "numbered with its body")
+	}
+	side, err := a.Side("bottom")
+	require.NoError(t, err)
+	assert.ErrorContains(t, simulate([]*Body{other}, side), `contact pair "on floor": side "bottom" is an edge group of body "a", which is not one of the simulation's 1 body: give it in the list`)
+
+	byIndex := func(bodies []*Body, index int) error {
+		side, err := contact.NewSide(index, a.Space.Mesh, a.Space.DOFs, "bottom", a.Thickness)
+		require.NoError(t, err)
+		err = simulate(bodies, side)
 		assert.Equal(t, index, side.Body, "NewSimulation wrote the side")
 		return err
 	}
-	other := newBody(t, mesh.Q4, 0.02, 0.02, 2, 2, BodyOptions{})
-	assert.NoError(t, build([]*Body{a}, 0))
-	assert.NoError(t, build([]*Body{other, a}, 1))
-	assert.ErrorContains(t, build([]*Body{other, a}, 0), `contact pair "on floor": side "bottom" names body 0, but it is an edge group of body 1 "a": give that index`)
-	assert.ErrorContains(t, build([]*Body{other}, 0), `side "bottom" names body 0, but it belongs to none of the simulation's 1 body`)
-	assert.ErrorContains(t, build([]*Body{a}, 3), `side "bottom" names body 3, but it is an edge group of body 0 "a"`)
-	_, err = a.Side(0, "nowhere")
+	assert.NoError(t, byIndex([]*Body{other, a}, 1))
+	assert.ErrorContains(t, byIndex([]*Body{other, a}, 0), `contact pair "on floor": side "bottom" names body 0, but it is an edge group of body 1 "a": give that index`)
+	assert.ErrorContains(t, byIndex([]*Body{other}, 0), `side "bottom" names body 0, but it belongs to none of the simulation's 1 body`)
+	assert.ErrorContains(t, byIndex([]*Body{a}, 3), `side "bottom" names body 3, but it is an edge group of body 0 "a"`)
+	_, err = a.Side("nowhere")
 	assert.ErrorContains(t, err, "body a: mesh")
-	_, err = a.Side(-1, "bottom")
+	_, err = contact.NewSide(-1, a.Space.Mesh, a.Space.DOFs, "bottom", 1)
 	assert.ErrorContains(t, err, "body index -1")
 
-	side, err := a.Side(0, "bottom")
+	shape, err := rigid.Rectangle(0.1, 0.01)
 	require.NoError(t, err)
+	for _, n := range []int{1, 2} {
+		var rs []*rigid.Body
+		for k := range n {
+			r, err := rigid.NewBody(fmt.Sprintf("r%d", k), shape, [2]float64{0.01, -0.005 - 0.02*float64(k)}, 1000)
+			require.NoError(t, err)
+			r.Motion = contact.Fixed{}
+			rs = append(rs, r)
+		}
+		sys, err := rigid.NewSystem(rs, nil, 0)
+		require.NoError(t, err)
+		side, err := other.Side("bottom")
+		require.NoError(t, err)
+		hull := rs[0].Obstacle()
+		det, err := contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: hull})
+		require.NoError(t, err)
+		_, err = NewSimulation([]*Body{a, other}, det, SimOptions{H: 1e-5, Rigid: sys})
+		require.NoError(t, err)
+		assert.Equal(t, 2, hull.Body, "the rigid body after the 2 elastic ones")
+		assert.Equal(t, 1, side.Body)
+	}
+	hull := &contact.Obstacle{Name: "hull", Points: [][2]float64{{-1, 0}, {1, 0}}, Carried: true, Owner: a}
+	det, err := contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: hull})
+	require.NoError(t, err)
+	_, err = NewSimulation([]*Body{a}, det, SimOptions{H: 1e-5})
+	assert.ErrorContains(t, err, `contact pair "on hull": obstacle "hull" is carried by body "a", which is not one of the simulation's bodies: give its system (SimOptions.Rigid)`)
 	carried := &contact.Obstacle{Name: "hull", Points: [][2]float64{{-1, 0}, {1, 0}}, Carried: true, Body: 0}
-	det, err := contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: carried})
+	det, err = contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: carried})
 	require.NoError(t, err)
 	_, err = NewSimulation([]*Body{a}, det, SimOptions{H: 1e-5})
 	assert.ErrorContains(t, err, `contact pair "on hull": obstacle "hull" is carried by body 0, which is not a rigid body: of the simulation's 1 body, none is rigid`)

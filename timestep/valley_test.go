@@ -35,7 +35,7 @@ func TestValley(t *testing.T) {
 	l := math.Hypot(1, slope)
 	b.SetVelocity(func([2]float64) [2]float64 { return [2]float64{3 / l, -3 * slope / l} })
 	groove := &contact.Obstacle{Name: "groove", Points: [][2]float64{{-1, slope}, {0, 0}, {1, slope}}}
-	side, err := b.Side(0, "bottom")
+	side, err := b.Side("bottom")
 	require.NoError(t, err)
 	det, err := contact.NewDetector(&contact.Pair{Name: "groove", Candidate: side, Obstacle: groove, Alert: w / 4})
 	require.NoError(t, err)
