@@ -256,7 +256,7 @@ func fec_contacts(sim C.fec_sim, dst *C.fec_contact, n C.int) C.int {
 	for i, u := range cs {
 		out[i] = C.fec_contact{body: C.int32_t(u.Body), status: C.int32_t(u.Status),
 			x: pair(u.X), n: pair(u.N), t: pair(u.T), impulse: pair(u.Impulse), velocity: pair(u.Velocity),
-			force: pair(u.Force), mu: C.double(u.Mu), gap: C.double(u.Gap)}
+			force: pair(u.Force), mu: C.double(u.Mu), gap: C.double(u.Gap), bonded: C.int32_t(u.Bonded)}
 	}
 	return code(abi.OK)
 }

@@ -48,6 +48,7 @@ typedef struct {
 	double force[2];     /* on the body, N per m, global axes */
 	double mu;           /* the friction coefficient the unit took */
 	double gap;          /* m */
+	int32_t bonded;      /* 1: a cohesion's bond held through the step */
 } fec_contact;
 
 /* The last step and its certificate. */

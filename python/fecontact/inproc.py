@@ -33,7 +33,7 @@ CODES = ["OK", "EHANDLE", "EARGUMENT", "ESCENE", "ESTEP", "EFILE", "ESTATE", "EF
 # fec_contact, field for field: numpy's structured dtype with C's alignment.
 CONTACT = np.dtype([("body", "<i4"), ("status", "<i4"), ("x", "<f8", (2,)), ("n", "<f8", (2,)), ("t", "<f8", (2,)),
                     ("impulse", "<f8", (2,)), ("velocity", "<f8", (2,)), ("force", "<f8", (2,)),
-                    ("mu", "<f8"), ("gap", "<f8")], align=True)
+                    ("mu", "<f8"), ("gap", "<f8"), ("bonded", "<i4")], align=True)
 
 
 class _Stats(ctypes.Structure):
@@ -279,7 +279,7 @@ class Simulation:
     def contacts(self):
         """The last step's contact units as a structured array (CONTACT):
         body, status (0 open, 1 stick, 2 slide), x, n, t, impulse,
-        velocity, force, mu, gap."""
+        velocity, force, mu, gap, bonded (1: a cohesion's bond held)."""
         n = ctypes.c_int()
         self._check(_lib.fec_contact_count(self._h, ctypes.byref(n)))
         out = np.zeros(n.value, dtype=CONTACT)

@@ -78,6 +78,28 @@ def test_state_force_contacts_and_ledger():
         assert e["friction_work"] <= 1e-12 and e["normal_work"] <= 1e-12
 
 
+def test_a_glued_mass_shows_its_bond():
+    # A mass glued to a floor (a bond of 100 N/m) pulled up by a force
+    # ramped from 0 to 200 N/m over 20 ms: bonded, in tension, at 5 ms;
+    # broken, gone, after 10 ms.
+    scene = {
+        "time": {"h": 1e-4, "duration": 0.015},
+        "mass": [{"name": "m", "mass": 1.0, "position": [0.0, 0.0], "force": [0.0, 200.0],
+                  "load_time": {"type": "ramp", "duration": 0.02}}],
+        "obstacle": [{"name": "floor", "points": [[-1.0, 0.0], [1.0, 0.0]]}],
+        "point_contact": [{"obstacle": "floor", "mu": 0.4, "cohesion": 100.0}],
+    }
+    with fecontact.Simulation(scene) as sim:
+        sim.step(50)
+        c = sim.contacts()
+        assert len(c) == 1 and c["bonded"][0] == 1
+        assert c["force"][0][1] == pytest.approx(-200.0 * 0.00495 / 0.02, rel=1e-6)  # the glue holds the force at mid-step
+        sim.step(60)
+        c = sim.contacts()
+        assert not c["bonded"].any()
+        assert sim.state(0)[1][1] > 0  # it flies off
+
+
 def test_save_restore_goes_on_bit_for_bit(tmp_path):
     with fecontact.Simulation("point-impact") as sim:
         sim.step(50)
