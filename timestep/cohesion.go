@@ -17,8 +17,9 @@ import (
 // mu (r_N + h c). The step solves it as the plain problem in r' = r + h c
 // e_N, whose velocities are W r' + q - W (h c e_N): any solver, its
 // certificate unchanged. A bond whose tension reaches its strength (r'_N
-// = 0) or that slides, its shear at mu (r_N + h c), breaks for good; a unit that comes into contact later has none.
-// The bonds are the Simulation's state, kept in a checkpoint.
+// = 0) or that slides, its shear at mu (r_N + h c), breaks for good; a
+// unit that comes into contact later has none. The bonds are the
+// Simulation's state, kept in a checkpoint.
 //
 // While it holds, a bond keeps the joint as it is, under either law: its
 // law is on the mean velocity, U_N,theta >= 0, neither closing a gap nor
