@@ -151,6 +151,22 @@ func (d *Delassus) neighbours(units []contact.Unit, ptr, col []int) (int, []int)
 	return total, col
 }
 
+// addScaled adds n row to cn and t row to ct: gonum's kernels for an
+// elastic body's long rows, a loop for a rigid body's three, where their
+// calls cost more than the products (2 % of a 1 000-disk deposit's step).
+func addScaled(cn, ct []float64, n, t float64, row []float64) {
+	if len(row) > 8 {
+		floats.AddScaled(cn, n, row)
+		floats.AddScaled(ct, t, row)
+		return
+	}
+	cn, ct = cn[:len(row)], ct[:len(row)]
+	for i, v := range row {
+		cn[i] += n * v
+		ct[i] += t * v
+	}
+}
+
 // fill adds every body's H~_b' C H~_a into W, dense or sparse (the other
 // is nil).
 func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *signorini.BlockSparse) {
@@ -176,9 +192,7 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 				// Column k of C is its row k (C is symmetric): read in
 				// memory order, not one cache line per value.
 				k := d.pos[body][e.Eq]
-				row := c.C[k*nb : (k+1)*nb]
-				floats.AddScaled(cn, e.N, row)
-				floats.AddScaled(ct, e.T, row)
+				addScaled(cn, ct, e.N, e.T, c.C[k*nb:(k+1)*nb])
 			}
 		}
 		d.blocks = reuse.Zeroed(d.blocks, len(touching))
