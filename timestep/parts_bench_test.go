@@ -1,0 +1,80 @@
+package timestep
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/piles"
+	"github.com/fecontact/fecontact/rigid"
+	"github.com/fecontact/fecontact/signorini"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkStepParts times the per-step parts around the sweeps on a
+// 1 000-disk deposit (rigid/deposit_test.go's, shock law, mu 0.3) after 20
+// steps: reading the units' laws, building the problem (free velocities,
+// shifts, the impact forecast, W), building W alone, and the certificate.
+// Each is a part of the 3.8 CPU ms of a step (issue 58; measured: 0.14,
+// 0.80 of which W 0.54, and 0.04 ms, about 2 000 units):
+//
+//	go test -run '^$' -bench StepParts ./timestep/
+func BenchmarkStepParts(b *testing.B) {
+	s := depositSim(b, 1000)
+	for range 20 {
+		_, err := s.Step()
+		require.NoError(b, err)
+	}
+	k := &s.work.step
+	b.Run("laws", func(b *testing.B) {
+		for b.Loop() {
+			s.lawsOf(k)
+		}
+	})
+	b.Run("problem", func(b *testing.B) {
+		for b.Loop() {
+			_, _, _, _, _, err := s.problem(k.units, k.v0, k.vfree, nil, k.t, k.h, k.th)
+			require.NoError(b, err)
+		}
+	})
+	b.Run("delassus", func(b *testing.B) {
+		for b.Loop() {
+			_, err := s.delassus.Build(k.units)
+			require.NoError(b, err)
+		}
+	})
+	p, _, _, _, _, err := s.problem(k.units, k.v0, k.vfree, nil, k.t, k.h, k.th)
+	require.NoError(b, err)
+	res, err := signorini.NLGS(p, signorini.Options{Tol: 1e-4, Measure: signorini.VelocityChange})
+	require.NoError(b, err)
+	b.Run("certificate", func(b *testing.B) {
+		for b.Loop() {
+			signorini.Certify(p, res.R, res.U)
+		}
+	})
+}
+
+// depositSim is a simulation of n disks deposited in a box (piles.Deposit,
+// positions to 8 digits), shock law, mu 0.3, h 1e-4, the velocity measure
+// at 1e-4.
+func depositSim(tb testing.TB, n int) *Simulation {
+	const rmax = 0.0075
+	p := piles.Deposit(n, 1)
+	var top float64
+	for _, x := range p.X {
+		top = max(top, x[1])
+	}
+	bodies, err := piles.Walls(p.Width, top+2*rmax, 2*rmax)
+	require.NoError(tb, err)
+	for i, x := range p.X {
+		b, err := rigid.NewBody(fmt.Sprintf("d%d", i), rigid.Disk{R: piles.EightDigits(p.R[i])}, [2]float64{piles.EightDigits(x[0]), piles.EightDigits(x[1])}, 2600)
+		require.NoError(tb, err)
+		b.Gravity = [2]float64{0, -9.81}
+		bodies = append(bodies, b)
+	}
+	sys, err := rigid.NewSystem(bodies, []rigid.Rule{{Mu: 0.3, Law: contact.Shock}}, 0.1*0.005)
+	require.NoError(tb, err)
+	s, err := NewSimulation(nil, nil, SimOptions{H: 1e-4, Rigid: sys, Solver: signorini.Options{Tol: 1e-4, Measure: signorini.VelocityChange}})
+	require.NoError(tb, err)
+	return s
+}
