@@ -1,7 +1,6 @@
 package granular_test
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -24,20 +23,8 @@ import (
 //
 //	go test -run '^$' -bench Measures -benchtime 20x ./granular/
 func BenchmarkMeasures(b *testing.B) {
-	const n, rmax = 10000, 0.0075
-	p := piles.Deposit(n, 1)
-	var top float64
-	for _, x := range p.X {
-		top = max(top, x[1])
-	}
-	bodies, err := piles.Walls(p.Width, top+2*rmax, 2*rmax)
+	bodies, err := piles.DepositBox(10000, 1)
 	require.NoError(b, err)
-	for i, x := range p.X {
-		d, err := rigid.NewBody(fmt.Sprintf("d%d", i), rigid.Disk{R: piles.EightDigits(p.R[i])}, [2]float64{piles.EightDigits(x[0]), piles.EightDigits(x[1])}, 2600)
-		require.NoError(b, err)
-		d.Gravity = [2]float64{0, -9.81}
-		bodies = append(bodies, d)
-	}
 	sys, err := rigid.NewSystem(bodies, []rigid.Rule{{Mu: 0.3, Law: contact.Shock}}, 0.1*0.005)
 	require.NoError(b, err)
 	sim, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: 1e-4, Rigid: sys,

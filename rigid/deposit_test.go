@@ -22,20 +22,8 @@ import (
 // depositBox is piles.Deposit's n disks read to 8 digits in its box, at
 // rest under gravity on a fixed floor between two fixed walls, mu 0.3.
 func depositBox(tb testing.TB, n int, seed uint64, law contact.Law) *rigid.System {
-	const rmax = 0.0075
-	p := piles.Deposit(n, seed)
-	var top float64
-	for _, x := range p.X {
-		top = max(top, x[1])
-	}
-	bodies, err := piles.Walls(p.Width, top+2*rmax, 2*rmax)
+	bodies, err := piles.DepositBox(n, seed)
 	require.NoError(tb, err)
-	for i, x := range p.X {
-		b, err := rigid.NewBody(fmt.Sprintf("d%d", i), rigid.Disk{R: piles.EightDigits(p.R[i])}, [2]float64{piles.EightDigits(x[0]), piles.EightDigits(x[1])}, 2600)
-		require.NoError(tb, err)
-		b.Gravity = [2]float64{0, -9.81}
-		bodies = append(bodies, b)
-	}
 	sys, err := rigid.NewSystem(bodies, []rigid.Rule{{Mu: 0.3, Law: law}}, 0.1*0.005)
 	require.NoError(tb, err)
 	return sys

@@ -3,10 +3,8 @@ package scene
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
 	"github.com/stretchr/testify/assert"
@@ -46,7 +44,7 @@ func checkPouredSample(t *testing.T, m *Model, sim *timestep.Simulation) {
 	for k, want := range []float64{0.00375, 0.0045, 0.00525} {
 		assert.InDelta(t, want, radii[(k+1)*n/4], ks*(hi-lo), "quartile %d", k+1)
 	}
-	again := rebuild(t, "poured-sample")
+	again := exampleModel(t, "poured-sample")
 	for i, g := range pouredGrains(again.Rigid) {
 		require.Equal(t, grains[i].Q, g.Q, "the same seed, the same sample")
 		require.Equal(t, grains[i].Shape, g.Shape)
@@ -75,17 +73,4 @@ func pouredGrains(sys *rigid.System) []*rigid.Body {
 		}
 	}
 	return out
-}
-
-// rebuild builds an example's model again.
-func rebuild(t *testing.T, name string) *Model {
-	data, err := examples.Scene(name)
-	require.NoError(t, err)
-	sc, err := Decode(strings.NewReader(string(data)), name+"/scene.toml")
-	require.NoError(t, err)
-	sc.Files, err = examples.Files(name)
-	require.NoError(t, err)
-	m, err := sc.Model(Variant{})
-	require.NoError(t, err)
-	return m
 }

@@ -91,19 +91,26 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// exampleModel builds a built-in example's model.
+func exampleModel(t *testing.T, name string) *Model {
+	data, err := examples.Scene(name)
+	require.NoError(t, err)
+	sc, err := Decode(strings.NewReader(string(data)), name+"/scene.toml")
+	require.NoError(t, err)
+	sc.Files, err = examples.Files(name)
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	return m
+}
+
 // TestExamples runs every built-in example briefly and checks one thing it
 // must show.
 func TestExamples(t *testing.T) {
 	for _, name := range examples.Names() {
 		t.Run(name, func(t *testing.T) {
-			data, err := examples.Scene(name)
-			require.NoError(t, err)
-			sc, err := Decode(strings.NewReader(string(data)), name+"/scene.toml")
-			require.NoError(t, err)
-			sc.Files, err = examples.Files(name)
-			require.NoError(t, err)
-			m, err := sc.Model(Variant{})
-			require.NoError(t, err)
+			m := exampleModel(t, name)
+			sc := m.Scene
 			sim, err := m.Simulation()
 			require.NoError(t, err)
 			switch name {

@@ -1,7 +1,6 @@
 package timestep
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/fecontact/fecontact/contact"
@@ -54,24 +53,12 @@ func BenchmarkStepParts(b *testing.B) {
 	})
 }
 
-// depositSim is a simulation of n disks deposited in a box (piles.Deposit,
-// positions to 8 digits), shock law, mu 0.3, h 1e-4, the velocity measure
+// depositSim is a simulation of n disks deposited in a box
+// (piles.DepositBox), shock law, mu 0.3, h 1e-4, the velocity measure
 // at 1e-4.
 func depositSim(tb testing.TB, n int) *Simulation {
-	const rmax = 0.0075
-	p := piles.Deposit(n, 1)
-	var top float64
-	for _, x := range p.X {
-		top = max(top, x[1])
-	}
-	bodies, err := piles.Walls(p.Width, top+2*rmax, 2*rmax)
+	bodies, err := piles.DepositBox(n, 1)
 	require.NoError(tb, err)
-	for i, x := range p.X {
-		b, err := rigid.NewBody(fmt.Sprintf("d%d", i), rigid.Disk{R: piles.EightDigits(p.R[i])}, [2]float64{piles.EightDigits(x[0]), piles.EightDigits(x[1])}, 2600)
-		require.NoError(tb, err)
-		b.Gravity = [2]float64{0, -9.81}
-		bodies = append(bodies, b)
-	}
 	sys, err := rigid.NewSystem(bodies, []rigid.Rule{{Mu: 0.3, Law: contact.Shock}}, 0.1*0.005)
 	require.NoError(tb, err)
 	s, err := NewSimulation(nil, nil, SimOptions{H: 1e-4, Rigid: sys, Solver: signorini.Options{Tol: 1e-4, Measure: signorini.VelocityChange}})

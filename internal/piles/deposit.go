@@ -1,8 +1,11 @@
 package piles
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/fecontact/fecontact/rigid"
 )
 
 // Pile is a geometric deposit of disks in a box [0, width] x [0, inf):
@@ -168,4 +171,31 @@ func Deposit(n int, seed uint64) *Pile {
 		p.add(r+(width-2*r)*rng.Float64(), r, rng)
 	}
 	return p
+}
+
+// DepositBox is Deposit's n disks as a file of 8-digit values gives them
+// (EightDigits: touching disks overlap by up to 1e-8 m), of density 2600
+// under gravity, in Walls' box 15 mm thick, as tall as the pile plus a
+// largest diameter: the deposit the benchmarks and the peers' scripts
+// share (LMGC90's deposit case), its walls first.
+func DepositBox(n int, seed uint64) ([]*rigid.Body, error) {
+	const rmax = 0.0075
+	p := Deposit(n, seed)
+	var top float64
+	for _, x := range p.X {
+		top = max(top, x[1])
+	}
+	bodies, err := Walls(p.Width, top+2*rmax, 2*rmax)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range p.X {
+		b, err := rigid.NewBody(fmt.Sprintf("d%d", i), rigid.Disk{R: EightDigits(p.R[i])}, [2]float64{EightDigits(x[0]), EightDigits(x[1])}, 2600)
+		if err != nil {
+			return nil, err
+		}
+		b.Gravity = [2]float64{0, -9.81}
+		bodies = append(bodies, b)
+	}
+	return bodies, nil
 }
