@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/internal/piles"
 	"github.com/fecontact/fecontact/rigid"
 )
 
@@ -13,9 +14,15 @@ import (
 // disks, NAME1 to NAMEcount, on a lattice that fills Region row by row
 // from its lower-left corner, or (Placement "random") placed at random in
 // Region without overlap (random sequential addition: each grain's
-// circumscribed circle clear of the others'), Count of them or as many as
-// make SolidFraction of the region's area; a sample that cannot be placed
-// is refused with how many fit. Both are reproducible from Seed.
+// circumscribed circle clear of the others'), or (Placement "deposit",
+// disks) deposited one by one in Region's width onto its floor (each
+// dropped at a random abscissa, it falls and rolls over the disks it meets
+// until it rests on the floor, on two disks one each side, or on a disk
+// and a side: Visscher and Bolsterli's deposit, LMGC90's depositInBox2D),
+// a dense packing at rest, touching; Count of them or as many as make
+// SolidFraction of the region's area; a sample that cannot be placed (or
+// whose deposit rises above the region) is refused with how many fit. All
+// are reproducible from Seed.
 type Grains struct {
 	Name     string      `toml:"name"`
 	Group    string      `toml:"group"`
@@ -29,9 +36,9 @@ type Grains struct {
 	Velocity []float64   `toml:"velocity"`
 	Gravity  []float64   `toml:"gravity"`
 	Fixed    bool        `toml:"fixed"` // glued: driven bodies that do not move
-	// Placement is "lattice" (the default) or "random"; SolidFraction,
-	// with random placement instead of Count, the grains' area over the
-	// region's to reach.
+	// Placement is "lattice" (the default), "random" or "deposit";
+	// SolidFraction, with random or deposit placement instead of Count, the
+	// grains' area over the region's to reach.
 	Placement     string  `toml:"placement"`
 	SolidFraction float64 `toml:"solid_fraction"`
 }
@@ -55,15 +62,19 @@ func (g *Grains) check(i int) error {
 		return fmt.Errorf("%s: name %w", where, err)
 	}
 	where = fmt.Sprintf("grains %q", g.Name)
-	random := g.Placement == "random"
+	random, deposit := g.Placement == "random", g.Placement == "deposit"
 	switch {
-	case g.Placement != "" && g.Placement != "lattice" && !random:
-		return bad(where, "placement", fmt.Sprintf("%q", g.Placement), `expected "lattice" or "random"`)
-	case g.SolidFraction != 0 && (!random || g.Count != 0):
-		return bad(where, "solid_fraction", g.SolidFraction, `applies with placement = "random" and no count`)
+	case g.Placement != "" && g.Placement != "lattice" && !random && !deposit:
+		return bad(where, "placement", fmt.Sprintf("%q", g.Placement), `expected "lattice", "random" or "deposit"`)
+	case g.SolidFraction != 0 && (!(random || deposit) || g.Count != 0):
+		return bad(where, "solid_fraction", g.SolidFraction, `applies with placement = "random" or "deposit" and no count`)
 	case random && g.SolidFraction != 0 && !(g.SolidFraction > 0 && g.SolidFraction < 0.55):
-		return bad(where, "solid_fraction", g.SolidFraction, "expected a fraction in (0, 0.55): random addition jams near 0.55 for disks, lower for polygons (a denser sample comes by deposition: let it settle)")
-	case (g.Count < 1 && !(random && g.SolidFraction != 0)) || g.Count > maxGrains:
+		return bad(where, "solid_fraction", g.SolidFraction, `expected a fraction in (0, 0.55): random addition jams near 0.55 for disks, lower for polygons (a denser sample of disks comes by placement = "deposit", or let it settle)`)
+	case deposit && g.SolidFraction != 0 && !(g.SolidFraction > 0 && g.SolidFraction < maxDeposit):
+		return bad(where, "solid_fraction", g.SolidFraction, fmt.Sprintf("expected a fraction in (0, %g): a deposit of disks packs at about 0.8 below its rough top", maxDeposit))
+	case deposit && g.Shape != "disk":
+		return bad(where, "shape", fmt.Sprintf("%q", g.Shape), `placement = "deposit" drops disks: give shape = "disk" (polygons: placement = "random", then let them settle)`)
+	case (g.Count < 1 && !((random || deposit) && g.SolidFraction != 0)) || g.Count > maxGrains:
 		return bad(where, "count", g.Count, fmt.Sprintf("expected a number of grains in [1, %d] (each takes about a kB and a share of every step)", maxGrains))
 	case g.Shape != "" && g.Shape != "polygon" && g.Shape != "disk":
 		return bad(where, "shape", g.Shape, `expected "polygon" or "disk"`)
@@ -87,7 +98,7 @@ func (g *Grains) check(i int) error {
 	case g.Fixed && (g.Velocity != nil || g.Gravity != nil):
 		return fmt.Errorf("%s: fixed grains do not move: leave velocity and gravity out", where)
 	}
-	if random {
+	if random || deposit {
 		if g.Region[1][0]-g.Region[0][0] < 2*g.Radius[1] || g.Region[1][1]-g.Region[0][1] < 2*g.Radius[1] {
 			return bad(where, "region", g.Region, fmt.Sprintf("expected a region at least a grain across (2 x %g m) each way", g.Radius[1]))
 		}
@@ -104,10 +115,17 @@ func (g *Grains) check(i int) error {
 	return nil
 }
 
+// maxDeposit bounds a deposit's solid fraction over its region: a
+// deposit of disks packs at about 0.8, less at its rough top.
+const maxDeposit = 0.8
+
 // build draws the grains.
 func (g *Grains) build() ([]*rigid.Body, error) {
-	if g.Placement == "random" {
+	switch g.Placement {
+	case "random":
 		return g.random()
+	case "deposit":
+		return g.deposit()
 	}
 	rng := rand.New(rand.NewPCG(g.Seed, 0x6a41))
 	pitch := 2 * g.Radius[1] * 1.05
@@ -168,6 +186,36 @@ func (g *Grains) random() ([]*rigid.Body, error) {
 		if !placed {
 			return nil, fmt.Errorf("only %d grains (solid fraction %.3f) fit in the region by random addition: enlarge the region, or lower count or solid_fraction (a denser sample comes by deposition: let it settle)", len(out), area/((x1-x0)*(y1-y0)))
 		}
+	}
+	return out, nil
+}
+
+// deposit deposits the disks one by one in the region's width onto its
+// floor (piles.Pile), until Count of them or SolidFraction of the
+// region's area, refusing a deposit that rises above the region.
+func (g *Grains) deposit() ([]*rigid.Body, error) {
+	rng := rand.New(rand.NewPCG(g.Seed, 0xde9051))
+	x0, y0, x1, y1 := g.Region[0][0], g.Region[0][1], g.Region[1][0], g.Region[1][1]
+	target := (x1 - x0) * (y1 - y0) * g.SolidFraction
+	pile := piles.NewPile(x1-x0, g.Radius[1])
+	var out []*rigid.Body
+	var area float64
+	for k := 0; (g.Count > 0 && k < g.Count) || (g.Count == 0 && area < target); k++ {
+		if k == maxGrains {
+			return nil, fmt.Errorf("solid_fraction %g of the region takes more than %d grains of radius %v: a larger radius or a smaller region", g.SolidFraction, maxGrains, g.Radius)
+		}
+		r := g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()
+		at := pile.Add(r, rng)
+		c := [2]float64{x0 + at[0], y0 + at[1]}
+		if c[1]+r > y1 {
+			return nil, fmt.Errorf("only %d grains (solid fraction %.3f) deposit below the region's top y = %g: raise it, or lower count or solid_fraction", len(out), area/((x1-x0)*(y1-y0)), y1)
+		}
+		b, err := rigid.NewBody(fmt.Sprintf("%s%d", g.Name, k+1), rigid.Disk{R: r}, c, g.Rho)
+		if err != nil {
+			return nil, err
+		}
+		g.setUp(b)
+		out, area = append(out, b), area+math.Pi*r*r
 	}
 	return out, nil
 }

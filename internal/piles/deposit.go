@@ -24,6 +24,17 @@ type Pile struct {
 	grid map[[2]int][]int
 }
 
+// NewPile is an empty deposit in a box of the given width for disks of
+// radius up to rmax.
+func NewPile(width, rmax float64) *Pile { return newPile(width, rmax) }
+
+// Add deposits a disk of radius r dropped at an abscissa drawn from rng
+// and returns its centre.
+func (p *Pile) Add(r float64, rng *rand.Rand) [2]float64 {
+	p.add(r+(p.Width-2*r)*rng.Float64(), r, rng)
+	return p.X[len(p.X)-1]
+}
+
 func newPile(width, rmax float64) *Pile {
 	p := &Pile{Width: width, cell: 2 * rmax, grid: map[[2]int][]int{}}
 	p.cols = make([][]int, int(width/p.cell)+1)
@@ -168,7 +179,7 @@ func Deposit(n int, seed uint64) *Pile {
 	width := math.Round(100*math.Sqrt(area/0.8)) / 100
 	p := newPile(width, rmax)
 	for _, r := range radii {
-		p.add(r+(width-2*r)*rng.Float64(), r, rng)
+		p.Add(r, rng)
 	}
 	return p
 }

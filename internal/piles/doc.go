@@ -3,5 +3,6 @@
 // of fixed walls, equal disks in the triangular packing, a geometric
 // deposit of disks of random radii (LMGC90's deposit case), and a box
 // resting on a fixed ground. It is its own package because those tests
-// live in different packages; nothing outside the module's tests uses it.
+// live in different packages; outside the module's tests only the deposit
+// (Pile) is used, by the scene's [[grains]] placement = "deposit".
 package piles

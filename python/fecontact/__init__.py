@@ -19,12 +19,12 @@ scene raises FecontactError with its message.
 """
 
 from ._binary import FORMAT, FecontactError, binary
-from .builders import arch, load_time, random_grains, record_motion, traction, wall
+from .builders import arch, deposited_grains, load_time, random_grains, record_motion, traction, wall
 from .inproc import CONTACT, Simulation, SimulationError
 from .runs import Run, Table, explore, open_run, records, run, sweep
 from .scene import example_scene, read_scene, write_scene
 from .vtu import Frame, read_pvd, read_vtu
 
-__all__ = ["CONTACT", "arch", "FORMAT", "FecontactError", "Frame", "Run", "Simulation", "SimulationError", "Table", "binary", "example_scene", "explore", "load_time", "open_run", "random_grains",
+__all__ = ["CONTACT", "arch", "deposited_grains", "FORMAT", "FecontactError", "Frame", "Run", "Simulation", "SimulationError", "Table", "binary", "example_scene", "explore", "load_time", "open_run", "random_grains",
            "read_pvd", "read_scene", "read_vtu", "record_motion", "records", "run", "sweep", "traction", "wall", "write_scene"]
 __version__ = "0.1.0"
