@@ -98,6 +98,9 @@ func (g *Grains) check(i int) error {
 	case g.Fixed && (g.Velocity != nil || g.Gravity != nil):
 		return fmt.Errorf("%s: fixed grains do not move: leave velocity and gravity out", where)
 	}
+	if deposit && (g.Region[1][0]-g.Region[0][0])/(2*g.Radius[1]) > maxDepositColumns {
+		return bad(where, "radius", g.Radius, fmt.Sprintf("expected a largest radius of at least %.3g m: a deposit keeps a column of cells per largest diameter, at most %g across the region's width", (g.Region[1][0]-g.Region[0][0])/(2*maxDepositColumns), float64(maxDepositColumns)))
+	}
 	if random || deposit {
 		if g.Region[1][0]-g.Region[0][0] < 2*g.Radius[1] || g.Region[1][1]-g.Region[0][1] < 2*g.Radius[1] {
 			return bad(where, "region", g.Region, fmt.Sprintf("expected a region at least a grain across (2 x %g m) each way", g.Radius[1]))
@@ -118,6 +121,11 @@ func (g *Grains) check(i int) error {
 // maxDeposit bounds a deposit's solid fraction over its region: a
 // deposit of disks packs at about 0.8, less at its rough top.
 const maxDeposit = 0.8
+
+// maxDepositColumns bounds the columns of cells (one a largest diameter)
+// a deposit keeps across its region: radii of 1e-9 m in a region of 0.2 m
+// made 1e8 of them, 10 GB.
+const maxDepositColumns = 100000
 
 // build draws the grains.
 func (g *Grains) build() ([]*rigid.Body, error) {

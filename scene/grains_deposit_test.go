@@ -158,6 +158,10 @@ func TestDepositedGrains(t *testing.T) {
 		require.Error(t, err, grains)
 		assert.Contains(t, err.Error(), want, grains)
 	}
+	tiny := strings.Replace(depositScene("count = 10"), "radius = [0.004, 0.006]", "radius = [1e-300, 1e-300]", 1)
+	_, err = Decode(strings.NewReader(tiny), "deposit.toml")
+	require.Error(t, err, "a radius that would make 1e299 columns")
+	assert.Contains(t, err.Error(), `grains "g": radius = [1e-300 1e-300]: expected a largest radius of at least 1e-06 m`)
 	polygons := strings.Replace(depositScene("count = 10\nsides = [5, 8]"), `shape = "disk"`, `shape = "polygon"`, 1)
 	_, err = Decode(strings.NewReader(polygons), "deposit.toml")
 	require.Error(t, err)

@@ -83,14 +83,14 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 // uncohere turns the solution in r' back into the impulses, r = r' - h c
 // e_N, and breaks the bonds that reached Mohr-Coulomb's envelope: their
 // tension reached their strength (r'_N = 0), or they slid beyond
-// round-off, slipTol (LMGC90's MOHR_DS_CLB: a joint that slips has
+// round-off, tol (slipTol's; LMGC90's MOHR_DS_CLB: a joint that slips has
 // cracked).
-func (s *Simulation) uncohere(units []contact.Unit, res *signorini.Result, slipTol float64) {
+func (s *Simulation) uncohere(units []contact.Unit, res *signorini.Result, tol float64) {
 	for a, c := range s.work.coh {
 		if c == 0 {
 			continue
 		}
-		if res.R[2*a] <= 1e-9*c || slides(res.Status[a], res.U[2*a+1], slipTol) {
+		if res.R[2*a] <= 1e-9*c || slides(res.Status[a], res.U[2*a+1], tol) {
 			delete(s.bonded, s.idOf(a, units[a].Key))
 		}
 		res.R[2*a] -= c
