@@ -44,7 +44,7 @@ func BenchmarkMeasures(b *testing.B) {
 	b.ResetTimer()
 	rg, cg := rigid.Grid(sys), results.ContactGrid(sim) // written anyway
 	for b.Loop() {
-		s, err := results.SampleOf(sim.Stepper.Time(), rg.Piece(), cg.Piece())
+		s, err := results.SampleOf(sim.Time(), rg.Piece(), cg.Piece())
 		require.NoError(b, err)
 		sr.Add(s)
 	}

@@ -103,7 +103,7 @@ func TestFrictionlessPackingIsIsostatic(t *testing.T) {
 	}
 	sim, sys, height := settled(t, 150, 0, 1200)
 	require.Less(t, sim.TotalEnergy().Kinetic, 1e-8, "at rest")
-	s, err := results.SampleOf(sim.Stepper.Time(), rigid.Grid(sys).Piece(), results.ContactGrid(sim).Piece())
+	s, err := results.SampleOf(sim.Time(), rigid.Grid(sys).Piece(), results.ContactGrid(sim).Piece())
 	require.NoError(t, err)
 	right := sys.Bodies[2]
 	width := right.Q[0] - 0.0075 // the right wall's face: its centre less half its thickness

@@ -114,5 +114,5 @@ func TestTimeIsStepsTimesH(t *testing.T) {
 		_, err := sim.Step()
 		require.NoError(t, err)
 	}
-	require.Equal(t, 12.0, sim.Stepper.Time())
+	require.Equal(t, 12.0, sim.Time())
 }

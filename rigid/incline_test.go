@@ -162,7 +162,7 @@ func TestStaticFrictionHolds(t *testing.T) {
 			sim := run(t, sys, 1e-3, int(1000*v0/(g*(math.Sin(alpha)+muD*math.Cos(alpha))))+300)
 			up1 := -((block.Q[0]-start[0])*down[0] + (block.Q[1]-start[1])*down[1])
 			v := block.V[0]*down[0] + block.V[1]*down[1]
-			require.InDelta(t, 0, v, 1e-9, "%v, thrown at %g m/s: stopped and held (t = %g s)", law, v0, sim.Stepper.Time())
+			require.InDelta(t, 0, v, 1e-9, "%v, thrown at %g m/s: stopped and held (t = %g s)", law, v0, sim.Time())
 			// Its first step takes the static coefficient (a new unit):
 			// h g cos(alpha) (mu - mu_dynamic) less speed, 1 % at 0.5 m/s.
 			require.InEpsilon(t, stopAt, up1, 0.03, "%v, thrown at %g m/s: stops where mu_dynamic's deceleration says", law, v0)

@@ -121,7 +121,7 @@ func (rs *running) writeCheckpoint() error {
 		Meshes:    meshesHash(rs.model),
 		SceneName: rs.sc.Name, SceneDir: absolute(rs.sc.Dir), Example: rs.sc.Example,
 		Variant: rs.opt.Variant, Steps: rs.r.Steps, Every: rs.sc.Output.Every, Done: rs.r.Done, Elapsed: rs.elapsed + time.Since(rs.loop),
-		TimeReached: rs.sim.Stepper.Time()}
+		TimeReached: rs.sim.Time()}
 	path, err := rs.files.Path(CheckpointFile)
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)

@@ -364,7 +364,7 @@ func (rs *running) steps(ctx context.Context) error {
 			// On the fields' stride: a body turns by 0.1 rad over many
 			// steps, and the check is a pass over every node (13 % of
 			// the colliding blocks' step at every step).
-			for _, w := range sim.RotationWarnings() {
+			for _, w := range sim.Warnings() {
 				opt.warn(w)
 				rs.sum.warnings = append(rs.sum.warnings, w)
 			}
@@ -418,7 +418,7 @@ func (rs *running) finish(e0 float64, elapsed time.Duration) error {
 	sim := r.Sim
 	var b bytes.Buffer
 	if r.Done < r.Steps {
-		fmt.Fprintf(&b, interruptedMark+" after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Stepper.Time(), opt.Dir)
+		fmt.Fprintf(&b, interruptedMark+" after step %d of %d (t = %.6g s): every output in %s is complete up to that step\n", r.Done, r.Steps, sim.Time(), opt.Dir)
 	}
 	fmt.Fprintf(&b, "made by: %s, %s\ncommand: %s\nscene: %s (as run: %s)\n", opt.Version, start.Format(time.RFC3339), opt.Command, sc.Name, SceneAsRun)
 	summary, err := files.Path("summary.txt")
@@ -441,10 +441,10 @@ func (rs *running) finish(e0 float64, elapsed time.Duration) error {
 		if err != nil {
 			return err
 		}
-		if err := results.WriteState(path, results.StateOf(sc.Name, r.Done, sim.Stepper.Time(), model.Rigid)); err != nil {
+		if err := results.WriteState(path, results.StateOf(sc.Name, r.Done, sim.Time(), model.Rigid)); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Stepper.Time())
+		fmt.Fprintf(&b, "wrote %s: the rigid bodies at t = %.6g s (fecontact explore --state)\n", path, sim.Time())
 	}
 	js := sum.summaryOf(sim, sc.Solver, e0, r.Done, elapsed, wrote(files))
 	js.Interrupted, js.MadeBy, js.Started, js.Command = r.Done < r.Steps, opt.Version, start.Format(time.RFC3339), opt.Command

@@ -35,7 +35,7 @@ type Stats struct {
 	steps, newton, maxNewton, factors int
 	minGap, maxResidual               float64
 	init                              bool
-	warnings                          []string // said during the run (Simulation.RotationWarnings)
+	warnings                          []string // said during the run (Simulation.Warnings)
 	// The certificate: Newton's iterations of the contact solves, the
 	// worst step by residual, by relative complementarity gap and by cone
 	// violation, and the first step that missed its tolerance.

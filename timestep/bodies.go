@@ -25,12 +25,6 @@ func (s *Simulation) BodyOf(i int) (f kind.Family, k int, ok bool) {
 	return f, k, true
 }
 
-// Time is the simulation's time: the end of the last step taken.
-func (s *Simulation) Time() float64 { return s.Stepper.Time() }
-
-// H is the simulation's time step.
-func (s *Simulation) H() float64 { return s.Stepper.H() }
-
 // Drawn are the simulation's kinds that outputs show without naming them
 // (kind.Drawn), in the order of the global body index: each one's series,
 // shapes and history columns. The finite-element bodies are not among
@@ -43,4 +37,10 @@ func (s *Simulation) Drawn() []kind.Drawn {
 		}
 	}
 	return out
+}
+
+// bodyName is global body i's name.
+func (s *Simulation) bodyName(i int) string {
+	f, k := s.family(i)
+	return f.BodyName(k)
 }

@@ -19,11 +19,16 @@ import (
 // 2 adds the units kept for the next step; a version 1 state has none, and
 // its next step detects them anew (the same to round-off). Version 3 names
 // the kinds whose sections follow, version 4 adds the bonds that hold
-// (cohesion.go).
+// (cohesion.go), version 5 the simulation's clock (before, the
+// finite-element bodies' section kept it: clockKeeper).
 const (
 	checkpointFormat  = "fecontact simulation state"
-	checkpointVersion = 4
+	checkpointVersion = 5
 )
+
+// clockKeeper is the family whose section kept the simulation's step
+// count before version 5 (the finite-element bodies').
+type clockKeeper interface{ Steps() int }
 
 // checkpointHeader says what wrote the stream and the shape of the
 // simulation it belongs to: its kinds of body by name (version 3), in the
@@ -44,9 +49,10 @@ type simState struct {
 	NormalWork, FrictionWork, ObstacleWork, PushOutWork float64
 	Unconverged                                         int
 	InitialPenetration                                  float64
-	Turned                                              []string
+	Turned                                              []string   // the keys of the warnings given (Simulation.Warnings)
 	Kept                                                *keptState // version 2
 	Bonded                                              []kind.ID  // version 4
+	Steps                                               int        // version 5
 }
 
 // warmEntry is one unit's impulses kept for the next step's warm start;
@@ -69,7 +75,7 @@ type warmEntry struct {
 // works of contact and the step count. LoadState on a simulation built the
 // same way then goes on bit for bit as this one would have.
 func (s *Simulation) SaveState(w io.Writer) error {
-	if s.Stepper.stage != 0 {
+	if s.inStep {
 		return errors.New("simulation state: saved in the middle of a step")
 	}
 	enc := gob.NewEncoder(w)
@@ -117,10 +123,24 @@ func (s *Simulation) LoadState(r io.Reader) error {
 	if err := dec.Decode(&st); err != nil {
 		return fmt.Errorf("simulation state: damaged: %w", err)
 	}
+	if h.Version < 5 {
+		st.Steps = s.oldClock()
+	}
 	if err := s.setState(st); err != nil {
 		return fmt.Errorf("simulation state: damaged: %w", err)
 	}
 	return nil
+}
+
+// oldClock is the step count a checkpoint before version 5 kept in a
+// family's section.
+func (s *Simulation) oldClock() int {
+	for _, f := range s.families {
+		if c, ok := f.(clockKeeper); ok {
+			return c.Steps()
+		}
+	}
+	return 0
 }
 
 // kindNames are the families' names, in order: a checkpoint's sections.
@@ -146,7 +166,7 @@ func (s *Simulation) shape() [][]int {
 
 func (s *Simulation) state() simState {
 	st := simState{PrevTime: s.prev.Time, PrevDisp: s.prev.Disp, PrevPoses: s.prev.Poses, NormalWork: s.NormalWork, FrictionWork: s.FrictionWork, ObstacleWork: s.ObstacleWork,
-		PushOutWork: s.PushOutWork, Unconverged: s.Unconverged, InitialPenetration: s.InitialPenetration}
+		PushOutWork: s.PushOutWork, Unconverged: s.Unconverged, InitialPenetration: s.InitialPenetration, Steps: s.steps}
 	for id, w := range s.warm {
 		st.Warm = append(st.Warm, warmEntry{id.Source, id.Pair, id.Node, id.Reverse, id.Valley, id.A, id.B, w.p, w.slid})
 	}
@@ -154,8 +174,8 @@ func (s *Simulation) state() simState {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Node, b.Node),
 			compareBool(a.Reverse, b.Reverse), compareBool(a.Valley, b.Valley), cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
 	})
-	for b := range s.turned {
-		st.Turned = append(st.Turned, b.Name)
+	for key := range s.warned {
+		st.Turned = append(st.Turned, key)
 	}
 	slices.Sort(st.Turned)
 	st.Kept = s.pairs().kept()
@@ -191,12 +211,14 @@ func (s *Simulation) setState(st simState) error {
 	s.prev = contact.Config{Time: st.PrevTime, Disp: st.PrevDisp, Poses: st.PrevPoses}
 	s.NormalWork, s.FrictionWork, s.ObstacleWork, s.PushOutWork = st.NormalWork, st.FrictionWork, st.ObstacleWork, st.PushOutWork
 	s.Unconverged, s.InitialPenetration = st.Unconverged, st.InitialPenetration
-	clear(s.turned)
-	for i := range s.Stepper.NumBodies() {
-		if b := s.Stepper.Body(i); slices.Contains(st.Turned, b.Name) {
-			s.turned[b] = true
-		}
+	clear(s.warned)
+	for _, key := range st.Turned {
+		s.warned[key] = true
 	}
+	if st.Steps < 0 {
+		return fmt.Errorf("a step count of %d", st.Steps)
+	}
+	s.steps = st.Steps
 	return nil
 }
 

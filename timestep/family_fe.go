@@ -28,7 +28,6 @@ func (f *feFamily) Len() int                                      { return f.st.
 func (f *feFamily) DOFs(k int) int                                { return f.st.Body(k).Space.N() }
 func (f *feFamily) Compliance(k int) kind.Compliance              { return f.st.Compliance(k) }
 func (f *feFamily) MassCompliance(k int) (kind.Compliance, error) { return f.st.massCompliance(k) }
-func (f *feFamily) Begin(kind.Clock) error                        { return f.st.Begin() }
 func (f *feFamily) Start(k int) (v0, vfree []float64)             { return f.st.Body(k).V, f.st.FreeVelocity(k) }
 func (f *feFamily) Current(k int) []float64                       { return f.st.Body(k).V }
 func (f *feFamily) Impact(k int, r []float64) error               { return f.st.impact(k, r) }
@@ -36,6 +35,25 @@ func (f *feFamily) Energy(e kind.Energy) kind.Energy              { return e.Add
 func (f *feFamily) Motion(int) contact.Motion                     { return nil }
 func (f *feFamily) BodyName(k int) string                         { return f.st.Body(k).Name }
 func (f *feFamily) Carries() bool                                 { return false }
+
+// Begin starts the bodies' step over the simulation's clock, whose step
+// and theta the bodies were factorised for.
+func (f *feFamily) Begin(c kind.Clock) error {
+	if c.H != f.st.h || c.Theta != f.st.theta {
+		return fmt.Errorf("finite-element bodies: a step of h = %g, theta = %g for bodies factorised for h = %g, theta = %g", c.H, c.Theta, f.st.h, f.st.theta)
+	}
+	f.st.time = c.T
+	return f.st.Begin()
+}
+
+// Iterations and Factorisations are the hyperelastic bodies' counts of the
+// step (kind.Iterated).
+func (f *feFamily) Iterations() int     { return f.st.Newton() }
+func (f *feFamily) Factorisations() int { return f.st.Factorisations() }
+
+// Steps is the steps the bodies took: the simulation's clock in a
+// checkpoint before version 5, kept in this family's section.
+func (f *feFamily) Steps() int { return f.st.Steps() }
 
 // place expands the body's displacement onto its mesh's nodes (a
 // placement's first place allots them).

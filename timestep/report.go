@@ -19,11 +19,11 @@ func (s *Simulation) Contacts() []ContactState { return s.contacts }
 // shows (the first step starts from the same detection). After the first
 // step it does nothing.
 func (s *Simulation) StartContacts() error {
-	if s.Stepper.Steps() > 0 {
+	if s.steps > 0 {
 		return nil
 	}
 	s.placeAll()
-	cfg := s.at.Config(s.Stepper.Time())
+	cfg := s.at.Config(s.Time())
 	s.contacts = s.contacts[:0]
 	for _, src := range s.sources {
 		units, _, err := src.Detect(cfg)
@@ -43,7 +43,7 @@ func (s *Simulation) StartContacts() error {
 // unit's weight, over h and over the candidate's thickness; rigid bodies'
 // impulses are per m already).
 func (s *Simulation) Force(c ContactState) [2]float64 {
-	scale := c.Weight / s.Stepper.H() / c.thickness
+	scale := c.Weight / s.opt.H / c.thickness
 	return [2]float64{scale * (c.Impulse[0]*c.N[0] + c.Impulse[1]*c.T[0]), scale * (c.Impulse[0]*c.N[1] + c.Impulse[1]*c.T[1])}
 }
 
@@ -104,7 +104,7 @@ func (s *Simulation) Describe(o contact.Overlap) string {
 	}
 	var inside string
 	if other != nil {
-		inside = fmt.Sprintf("body %q", s.Stepper.Body(other.Body).Name)
+		inside = fmt.Sprintf("body %q", s.bodyName(other.Body))
 	} else {
 		inside = fmt.Sprintf("obstacle %q", p.Obstacle.Name)
 	}
@@ -113,7 +113,7 @@ func (s *Simulation) Describe(o contact.Overlap) string {
 		pair += fmt.Sprintf(" %q", p.Name)
 	}
 	return fmt.Sprintf("%s: node %d of body %q, at (%.6g, %.6g), is %.3g m inside %s",
-		pair, o.Node, s.Stepper.Body(side.Body).Name, o.X[0], o.X[1], o.Depth, inside)
+		pair, o.Node, s.bodyName(side.Body), o.X[0], o.X[1], o.Depth, inside)
 }
 
 // overlapError describes a node found inside the other body deeper than
@@ -128,14 +128,14 @@ func (s *Simulation) overlapError(o contact.Overlap, done int) error {
 		}
 		return fmt.Errorf("at the start: %s: %s", what, fix)
 	}
-	return fmt.Errorf("after step %d (t = %.6g s): %s: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert", done, s.Stepper.Time(), what)
+	return fmt.Errorf("after step %d (t = %.6g s): %s: the contact was missed, the body moved farther than the alert distance in a step (tunnelling): use a smaller h or a larger alert", done, s.Time(), what)
 }
 
 // sweptError describes a node that went through the other body or the
 // obstacle during step done and ended outside it (contact.Detector.Swept).
 func (s *Simulation) sweptError(o contact.Overlap, done int) error {
 	return fmt.Errorf("during step %d (to t = %.6g s): %s on its way, deeper than the alert distance %.3g m, and ended outside it: the body went through the other in one step (tunnelling): use a smaller h or a larger alert",
-		done, s.Stepper.Time(), s.Describe(o), s.Detector.Pairs[o.Pair].Alert)
+		done, s.Time(), s.Describe(o), s.Detector.Pairs[o.Pair].Alert)
 }
 
 // NodeDepths returns, per elastic body and node, how deep the node lies

@@ -3,6 +3,8 @@ package timestep
 import (
 	"fmt"
 	"math"
+
+	"github.com/fecontact/fecontact/kind"
 )
 
 // largeRotation is the mean rotation (rad) past which a linear body's
@@ -52,23 +54,20 @@ func (b *Body) nodeDisplacement(n int) [2]float64 {
 	return u
 }
 
-// RotationWarnings returns, once per body, a warning for each linear body
-// whose mean rotation (Body.MeanRotation) has passed 0.1 rad since the
-// simulation started: its small-strain model then gives wrong answers
-// without an error (a linear disc rolling down an incline rises off it and
-// rolls back). A run calls it on the fields' stride (every [output] every
-// steps, and at its last); it costs one pass over the linear bodies'
-// nodes.
-func (s *Simulation) RotationWarnings() []string {
-	var out []string
-	for i := range s.Stepper.NumBodies() {
-		b := s.Stepper.Body(i)
-		if b.Law != 0 || s.turned[b] {
+// Warnings warn of each linear body whose mean rotation
+// (Body.MeanRotation) has passed 0.1 rad since the simulation started: its
+// small-strain model then gives wrong answers without an error (a linear
+// disc rolling down an incline rises off it and rolls back). Its key is
+// the body's name. It costs one pass over the linear bodies' nodes.
+func (f *feFamily) Warnings(t float64) []kind.Warning {
+	var out []kind.Warning
+	for i := range f.st.NumBodies() {
+		b := f.st.Body(i)
+		if b.Law != 0 {
 			continue
 		}
 		if phi := b.MeanRotation(); math.Abs(phi) > largeRotation {
-			s.turned[b] = true
-			out = append(out, fmt.Sprintf("body %q has turned by %.3g rad at t = %.6g s: its linear (small-strain) model is wrong past about %g rad (it strains a turned body that is not strained); give it model = \"neohookean\" (or \"stvenant\") for large rotations", b.Name, phi, s.Stepper.Time(), largeRotation))
+			out = append(out, kind.Warning{Key: b.Name, Text: fmt.Sprintf("body %q has turned by %.3g rad at t = %.6g s: its linear (small-strain) model is wrong past about %g rad (it strains a turned body that is not strained); give it model = \"neohookean\" (or \"stvenant\") for large rotations", b.Name, phi, t, largeRotation)})
 		}
 	}
 	return out

@@ -13,7 +13,7 @@ import (
 // TestRotationWarnings spins a free square at 2 rad/s, linear and neo-
 // Hookean, for 0.1 s (0.2 rad): the hyperelastic square's MeanRotation is
 // omega t to 1e-3 and it is never warned of; the linear one, whose nodes
-// move along their tangents, turns by atan(omega t), and RotationWarnings
+// move along their tangents, turns by atan(omega t), and Warnings
 // names it once, in the step where it passes 0.1 rad, and advises a
 // hyperelastic model.
 func TestRotationWarnings(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRotationWarnings(t *testing.T) {
 		for k := 1; k <= 100; k++ {
 			_, err := sim.Step()
 			require.NoError(t, err)
-			for _, w := range sim.RotationWarnings() {
+			for _, w := range sim.Warnings() {
 				warned = append(warned, k)
 				require.Contains(t, w, `body "square" has turned by 0.1`)
 				require.Contains(t, w, `give it model = "neohookean"`)

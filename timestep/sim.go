@@ -137,16 +137,18 @@ type Simulation struct {
 	Points   *discrete.System  // nil without point masses
 	opt      SimOptions
 
-	families []kind.Family  // the kinds of body, in the order of the global body index
-	sources  []kind.Source  // where units come from: the pairs first, then the rigid bodies
-	paired   int            // the last step's units of the pairs, the first of s.contacts
-	pointed  [2]int         // the range of s.contacts of the point masses' units
-	base     []int          // each family's first global body index
-	at       kind.Placement // the contact configuration of the step's start, or its predicted end
-	prev     contact.Config // the last step's start, a copy, for the swept tunnelling check
-	turned   map[*Body]bool // linear bodies RotationWarnings has warned of
-	r        [][]float64    // the bodies' generalised impulses of the step
-	shift    [][]float64    // their parts that move the positions (impact.go)
+	families []kind.Family   // the kinds of body, in the order of the global body index
+	sources  []kind.Source   // where units come from: the pairs first, then the rigid bodies
+	paired   int             // the last step's units of the pairs, the first of s.contacts
+	pointed  [2]int          // the range of s.contacts of the point masses' units
+	base     []int           // each family's first global body index
+	at       kind.Placement  // the contact configuration of the step's start, or its predicted end
+	prev     contact.Config  // the last step's start, a copy, for the swept tunnelling check
+	steps    int             // the steps taken: the clock (clock.go)
+	inStep   bool            // a step began and did not end (it failed)
+	warned   map[string]bool // the keys of the warnings given (Warnings)
+	r        [][]float64     // the bodies' generalised impulses of the step
+	shift    [][]float64     // their parts that move the positions (impact.go)
 	delassus *Delassus
 	warm     map[kind.ID]warmStart
 	bonded   map[kind.ID]bool // the units whose cohesion holds (cohesion.go)
@@ -230,7 +232,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 		return nil, err
 	}
 	st.inSimulation = true
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[kind.ID]warmStart{}, bonded: map[kind.ID]bool{}, turned: map[*Body]bool{}}
+	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[kind.ID]warmStart{}, bonded: map[kind.ID]bool{}, warned: map[string]bool{}}
 	points, err := discrete.NewKind(opt.Points, opt.H, opt.Theta)
 	if err != nil {
 		return nil, err

@@ -385,5 +385,5 @@ func TestStepperOfASimulationKeepsItsStep(t *testing.T) {
 	require.ErrorContains(t, err, "build a new Simulation with the step")
 	_, err = sim.Step()
 	require.NoError(t, err)
-	assert.Equal(t, 2*h, sim.Stepper.Time())
+	assert.Equal(t, 2*h, sim.Time())
 }

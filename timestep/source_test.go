@@ -50,7 +50,7 @@ func TestKeptUnitsAreTheStartsUnits(t *testing.T) {
 					lift(t, sim, 1e-11)
 				}
 				sim.placeAll()
-				cfg := sim.at.Config(sim.Stepper.Time())
+				cfg := sim.at.Config(sim.Time())
 				units, _, err := sim.Detector.Detect(cfg)
 				require.NoError(t, err)
 				fresh = fresh[:0]
@@ -136,7 +136,7 @@ func TestResumeStartsOnTheKeptUnits(t *testing.T) {
 		p := run.pairs()
 		last := &p.seen[p.last]
 		run.placeAll()
-		cfg := run.at.Config(run.Stepper.Time())
+		cfg := run.at.Config(run.Time())
 		if !last.ok || p.det.Drift(&last.trace, cfg) > driftTol {
 			continue
 		}
@@ -234,6 +234,7 @@ func TestLoadStateRefusesDamagedKeptUnits(t *testing.T) {
 		{"entry", unit(func(u *contact.Unit) { u.Entries[1].N = math.Inf(1) }), "a value of +Inf"},
 		{"last configuration short", func(st *simState) { st.PrevDisp[0] = st.PrevDisp[0][:3] }, "the last configuration has 3 displacements of body 0, this simulation 90"},
 		{"a body more", func(st *simState) { st.PrevDisp = append(st.PrevDisp, nil) }, "the last configuration has 2 bodies' displacements and 1 poses, this simulation 1 and 1"},
+		{"steps", func(st *simState) { st.Steps = -1 }, "a step count of -1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := build().LoadState(stream(checkpointVersion, c.change))
@@ -248,6 +249,18 @@ func TestLoadStateRefusesDamagedKeptUnits(t *testing.T) {
 		_, err := resumed.Step()
 		require.NoError(t, err)
 		assert.NotEmpty(t, resumed.work.step.units)
+	})
+	t.Run("version 4", func(t *testing.T) { // its clock in the finite-element bodies' section
+		resumed := build()
+		require.NoError(t, resumed.LoadState(stream(4, func(st *simState) { st.Steps = 0 })))
+		assert.Equal(t, 20, resumed.Steps())
+		assert.Equal(t, sim.Time(), resumed.Time())
+		a, err := sim.Step()
+		require.NoError(t, err)
+		b, err := resumed.Step()
+		require.NoError(t, err)
+		assert.Equal(t, a, b, "the next step, bit for bit")
+		assert.Equal(t, 21, b.Step)
 	})
 	t.Run("a later version", func(t *testing.T) {
 		err := build().LoadState(stream(checkpointVersion+1, func(*simState) {}))

@@ -40,8 +40,9 @@ func (s *Simulation) keep(cfg contact.Config) {
 // that a law which never creates energy could not push out again.
 func (s *Simulation) Step() (StepStats, error) {
 	k := &s.work.step
-	*k = step{t: s.Stepper.Time(), h: s.Stepper.H(), th: s.Stepper.Theta()}
-	k.stats = StepStats{Step: s.Stepper.Steps() + 1, Time: k.t + k.h, MinGap: math.Inf(1)}
+	*k = step{t: s.Time(), h: s.opt.H, th: s.opt.Theta}
+	k.stats = StepStats{Step: s.steps + 1, Time: k.t + k.h, MinGap: math.Inf(1)}
+	s.inStep = true
 	for _, phase := range []func(*step) error{
 		s.place,       // the configuration at the start, checked for overlaps and tunnelling
 		s.detect,      // the contact units of the elastic and the rigid bodies
@@ -55,8 +56,9 @@ func (s *Simulation) Step() (StepStats, error) {
 			return k.stats, err
 		}
 	}
+	s.steps, s.inStep = s.steps+1, false
 	k.stats.Units = len(k.units)
-	k.stats.NewtonIterations, k.stats.Factorisations = s.Stepper.Newton(), s.Stepper.Factorisations()
+	s.iterations(&k.stats)
 	s.record(k.units, k.res, k.u0, k.rigid1, k.active, k.push, k.th, &k.stats)
 	return k.stats, nil
 }
@@ -81,16 +83,15 @@ type step struct {
 // configuration, refuses a node deeper than the alert distance or one that
 // tunnelled through a boundary since the last step, and notes the deepest.
 func (s *Simulation) place(k *step) error {
-	st := s.Stepper
 	s.placeAll()
 	k.cfg = s.at.Config(k.t)
-	deep := s.Detector.Deepest(k.cfg, st.Steps() == 0)
+	deep := s.Detector.Deepest(k.cfg, s.steps == 0)
 	if ov := s.Detector.Missed(deep); len(ov) > 0 {
-		return s.overlapError(ov[0], st.Steps())
+		return s.overlapError(ov[0], s.steps)
 	}
-	if st.Steps() > 0 {
+	if s.steps > 0 {
 		if ov := s.Detector.Swept(s.prev, k.cfg); len(ov) > 0 {
-			return s.sweptError(ov[0], st.Steps())
+			return s.sweptError(ov[0], s.steps)
 		}
 	}
 	s.keep(k.cfg)
@@ -133,7 +134,7 @@ func (s *Simulation) detect(k *step) error {
 // impactFirst applies the impact of bodies that touch at t = 0 while
 // approaching (impact.go).
 func (s *Simulation) impactFirst(k *step) error {
-	if s.Stepper.Steps() > 0 || len(k.units) == 0 {
+	if s.steps > 0 || len(k.units) == 0 {
 		return nil
 	}
 	return s.startImpact(k.units, k.t, k.h, k.th, &k.stats)
@@ -183,7 +184,7 @@ func (s *Simulation) contact(k *step) error {
 // atEnd asks every source for its units at the predicted end
 // configuration, and whether one is too deep there.
 func (s *Simulation) atEnd(k *step) (units []contact.Unit, from []int, deep bool, err error) {
-	cfg := s.at.Config(s.Stepper.endTime())
+	cfg := s.at.Config(s.endTime())
 	from = append(s.work.endFrom[:0], 0)
 	for j, src := range s.sources {
 		u, d, err := src.AtEnd(cfg, k.units[k.from[j]:k.from[j+1]], k.t)
@@ -355,7 +356,7 @@ func (s *Simulation) predict(vfree [][]float64, h, th float64) [][]float64 {
 		s.work.vpred = make([][]float64, len(vfree))
 	}
 	v := s.work.vpred
-	t := s.Stepper.Time()
+	t := s.Time()
 	for fi, f := range s.families {
 		for k := range f.Len() {
 			i := s.base[fi] + k

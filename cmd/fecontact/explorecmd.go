@@ -136,16 +136,16 @@ func reachState(ctx context.Context, sc *scene.Scene, model *scene.Model, state 
 	tick := newTicker(stdout, "step", sc.Steps())
 	for k := range sc.Steps() {
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w while running the scene to its end, at t = %g s: nothing was surveyed", errInterrupted, sim.Stepper.Time())
+			return fmt.Errorf("%w while running the scene to its end, at t = %g s: nothing was surveyed", errInterrupted, sim.Time())
 		}
 		if _, err := sim.Step(); err != nil {
 			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
 		tick.tick(k+1, func() string {
-			return fmt.Sprintf("t = %.4g s  kinetic %.3g J", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
+			return fmt.Sprintf("t = %.4g s  kinetic %.3g J", sim.Time(), sim.TotalEnergy().Kinetic)
 		})
 	}
-	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Stepper.Time(), sim.TotalEnergy().Kinetic)
+	fmt.Fprintf(stdout, "at t = %g s: kinetic energy %.3g J\n", sim.Time(), sim.TotalEnergy().Kinetic)
 	return nil
 }
 

@@ -62,13 +62,13 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 		const width = 30
 		done := width * step / p.total
 		fmt.Fprintf(p.w, "\r[%s%s] %3d%% step %d/%d t = %.4g s  ETA %v   ", strings.Repeat("#", done), strings.Repeat(" ", width-done),
-			100*step/p.total, step, p.total, sim.Stepper.Time(), eta)
+			100*step/p.total, step, p.total, sim.Time(), eta)
 		return
 	}
 	if step%p.next == 0 || step == p.total || now.Sub(p.last) >= logEvery {
 		p.last = now
 		fmt.Fprintf(p.w, "step %d/%d  t = %.4g s  kinetic %.6g J  elastic %.6g J  contacts %d  ETA %v\n",
-			step, p.total, sim.Stepper.Time(), e.Kinetic, e.Elastic, len(sim.Contacts()), eta)
+			step, p.total, sim.Time(), e.Kinetic, e.Elastic, len(sim.Contacts()), eta)
 	}
 }
 

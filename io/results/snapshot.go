@@ -38,7 +38,7 @@ type Chain struct {
 }
 
 func takeSnapshot(sim *timestep.Simulation) Snapshot {
-	s := Snapshot{T: sim.Stepper.Time()}
+	s := Snapshot{T: sim.Time()}
 	for i := 0; i < sim.Stepper.NumBodies(); i++ {
 		b := sim.Stepper.Body(i)
 		u := b.Displacement()

@@ -198,18 +198,17 @@ func (o *Writer) Record(st timestep.StepStats, write bool) error {
 // picture's time.
 func (o *Writer) note(st timestep.StepStats, keep bool) error {
 	sim := o.sim
-	s := sim.Stepper
 	e := sim.TotalEnergy()
 	force, closed := sim.PairForces()
 	if st.Step == 0 {
 		o.e0 = e.Balance()
 	}
-	if err := o.hist.addRun(st, s.Time(), e, o.e0, sim, force, closed); err != nil {
+	if err := o.hist.addRun(st, sim.Time(), e, o.e0, sim, force, closed); err != nil {
 		return err
 	}
 	pf, _ := sim.PointForces()
-	o.figures.add(st, s.H(), e, sim, append(slices.Clip(force), pf...))
-	o.profile.record(sim.Rigid, s.Time())
+	o.figures.add(st, sim.H(), e, sim, append(slices.Clip(force), pf...))
+	o.profile.record(sim.Rigid, sim.Time())
 	if st.Step%o.stride == 0 || keep {
 		o.KeepPoint()
 	}
@@ -223,7 +222,7 @@ func (o *Writer) note(st timestep.StepStats, keep bool) error {
 		o.energy, o.stride = kept, 2*o.stride
 	}
 	for _, pt := range o.pictures {
-		if o.painter != nil && math.Abs(pt-s.Time()) <= s.H()/2 {
+		if o.painter != nil && math.Abs(pt-sim.Time()) <= sim.H()/2 {
 			o.snaps = append(o.snaps, takeSnapshot(sim))
 		}
 	}
@@ -235,7 +234,7 @@ func (o *Writer) note(st timestep.StepStats, keep bool) error {
 // keeps its last point too.
 func (o *Writer) KeepPoint() {
 	sim := o.sim
-	t := sim.Stepper.Time()
+	t := sim.Time()
 	if n := len(o.energy); n > 0 && o.energy[n-1].T == t {
 		return
 	}
@@ -254,24 +253,24 @@ func (o *Writer) WriteFields() error {
 	}
 	if len(bodies) > 0 { // rigid-only runs write no empty bodies.pvd
 		o.depths = sim.NodeDepths(o.depths)
-		if err := o.bodies.write(s.Time(), bodies, o.depths); err != nil {
+		if err := o.bodies.write(sim.Time(), bodies, o.depths); err != nil {
 			return err
 		}
 	}
-	grains, err := o.writeKinds(s.Time())
+	grains, err := o.writeKinds(sim.Time())
 	if err != nil {
 		return err
 	}
-	if g := ObstacleGrid(sim, s.Time()); g != nil {
-		if err := o.writeSeries("obstacles", &o.obstacle, s.Time(), g); err != nil {
+	if g := ObstacleGrid(sim, sim.Time()); g != nil {
+		if err := o.writeSeries("obstacles", &o.obstacle, sim.Time(), g); err != nil {
 			return err
 		}
 	}
 	contactGrid := ContactGrid(sim)
-	if err := o.writeSeries("contacts", &o.contacts, s.Time(), contactGrid); err != nil {
+	if err := o.writeSeries("contacts", &o.contacts, sim.Time(), contactGrid); err != nil {
 		return err
 	}
-	if err := o.writeGranular(s.Time(), grains, contactGrid); err != nil {
+	if err := o.writeGranular(sim.Time(), grains, contactGrid); err != nil {
 		return err
 	}
 	o.count++
