@@ -157,7 +157,7 @@ type Kernel func(c int, X [][2]float64, ke []float64) error
 // the rows and columns of fixed DOFs. It is how Stiffness and Mass are
 // built, and how a caller assembles the matrices of an element or a
 // material of their own. On a space without fixes the equations are the
-// full DOFs 2*node+c: the matrices timestep.NewBodyFromMatrices takes.
+// full DOFs 2*node+c: the matrices fe.NewBodyFromMatrices takes.
 func (s *Space) Assemble(k Kernel) (*csr.Matrix, error) {
 	A := s.NewMatrix()
 	data := A.Data

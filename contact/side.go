@@ -15,7 +15,7 @@ import (
 type Side struct {
 	Body int // the caller's index of the body, used in Entry.Body
 	// Owner is the body the side is an edge group of, as its caller holds
-	// it (timestep.Body.Side sets it): a simulation gives Body its number
+	// it (fe.Body.Side sets it): a simulation gives Body its number
 	// for that body when it numbers its bodies. nil: Body as given.
 	Owner     any
 	Mesh      *mesh.Mesh

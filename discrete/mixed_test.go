@@ -11,6 +11,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/piles"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
@@ -47,7 +48,7 @@ func TestMassOnElasticBlock(t *testing.T) {
 	require.NoError(t, err)
 	space, err := assemble.NewSpace(m, assemble.Fix{Group: "bottom", Comp: assemble.XY})
 	require.NoError(t, err)
-	block, err := timestep.NewBody("block", space, element.Elastic{E: 1e7, Nu: 0.3, Rho: 1000}, timestep.BodyOptions{Damping: timestep.Rayleigh{Alpha: 50}})
+	block, err := fe.NewBody("block", space, element.Elastic{E: 1e7, Nu: 0.3, Rho: 1000}, fe.BodyOptions{Damping: fe.Rayleigh{Alpha: 50}})
 	require.NoError(t, err)
 	top, err := block.Side("top")
 	require.NoError(t, err)
@@ -58,7 +59,7 @@ func TestMassOnElasticBlock(t *testing.T) {
 		[]discrete.Spring{{Name: "hanger", A: 0, B: discrete.Anchored, Anchor: [2]float64{0.003, 0.151}, K: k, Rest: &rest, Damping: 0.5}},
 		[]discrete.Contact{{Name: "on block", Side: top, Mu: 0.3}})
 	require.NoError(t, err)
-	sim, err := timestep.NewSimulation([]*timestep.Body{block}, nil, timestep.SimOptions{H: 1e-4, Points: sys})
+	sim, err := timestep.NewSimulation([]*fe.Body{block}, nil, timestep.SimOptions{H: 1e-4, Points: sys})
 	require.NoError(t, err)
 	minGap := stepAll(t, sim, 5000, 100)
 	assert.Greater(t, minGap, -0.01*0.1/8, "deepest unit after landing (m)")

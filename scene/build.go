@@ -11,6 +11,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
@@ -29,7 +30,7 @@ type Variant struct {
 // initial state) and contact pairs, before any factorisation.
 type Model struct {
 	Scene    *Scene
-	Bodies   []*timestep.Body
+	Bodies   []*fe.Body
 	Detector *contact.Detector
 	Rigid    *rigid.System    // nil without [[rigid]] bodies
 	Points   *discrete.System // nil without [[mass]]es
@@ -180,7 +181,7 @@ func (b *Body) Material() element.Elastic {
 	return element.Elastic{E: b.E, Nu: b.Nu, Rho: b.Rho, Thickness: b.Thickness, PlaneStress: b.Plane == "stress"}
 }
 
-func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
+func (s *Scene) body(b *Body, m *mesh.Mesh) (*fe.Body, error) {
 	var fixes []assemble.Fix
 	for _, f := range b.Fixed {
 		comp, _ := assemble.ParseComp(f.Components)
@@ -201,7 +202,7 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 		}
 		dil = element.MeanDilatation
 	}
-	var tractions []timestep.Traction
+	var tractions []fe.Traction
 	for k, tr := range b.Traction {
 		if _, err := m.EdgeGroup(tr.Group); err != nil {
 			return nil, fmt.Errorf("traction %d: group %q: %w: give one of the mesh's edge groups", k+1, tr.Group, err)
@@ -212,8 +213,8 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*timestep.Body, error) {
 		}
 		tractions = append(tractions, load)
 	}
-	body, err := timestep.NewBody(b.Name, space, b.Material(), timestep.BodyOptions{
-		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: timestep.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
+	body, err := fe.NewBody(b.Name, space, b.Material(), fe.BodyOptions{
+		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: fe.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
 		Law: models[b.Model], Dilatation: dil, Traction: tractions,
 	})
 	if err != nil {
@@ -257,7 +258,7 @@ func (m Motion) build(s *Scene) (contact.Motion, error) {
 	return contact.Fixed{}, nil
 }
 
-func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side, error) {
+func side(bodies []*fe.Body, index map[string]int, sd Side) (*contact.Side, error) {
 	i := index[sd.Body]
 	s, err := bodies[i].Side(sd.Group)
 	if err == nil {
@@ -268,7 +269,7 @@ func side(bodies []*timestep.Body, index map[string]int, sd Side) (*contact.Side
 
 // build makes the pair; obstacles and carriers are the obstacles by name
 // and the rigid bodies' boundaries by the bodies' names.
-func (c Contact) build(bodies []*timestep.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (*contact.Pair, error) {
+func (c Contact) build(bodies []*fe.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (*contact.Pair, error) {
 	cand, err := side(bodies, index, c.Candidate)
 	if err != nil {
 		return nil, fmt.Errorf("candidate: %w", err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
-	"github.com/fecontact/fecontact/timestep"
+	"github.com/fecontact/fecontact/fe"
 )
 
 // Mass is a point mass (package discrete): per m of thickness, like the
@@ -155,7 +155,7 @@ func namedMasses(table string, i int, name string, names []string, masses map[st
 
 // pointSystem builds the masses, springs and point contacts (nil without
 // masses).
-func (s *Scene) pointSystem(bodies []*timestep.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (*discrete.System, error) {
+func (s *Scene) pointSystem(bodies []*fe.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (*discrete.System, error) {
 	if len(s.Masses) == 0 {
 		return nil, nil
 	}
@@ -196,7 +196,7 @@ func (s *Scene) pointSystem(bodies []*timestep.Body, index map[string]int, obsta
 	return sys, nil
 }
 
-func (c PointContact) build(at map[string]int, bodies []*timestep.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (discrete.Contact, error) {
+func (c PointContact) build(at map[string]int, bodies []*fe.Body, index map[string]int, obstacles, carriers map[string]*contact.Obstacle) (discrete.Contact, error) {
 	law, err := contact.ParseLaw(c.Law)
 	if c.Law == "" {
 		law, err = contact.Shock, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/inputfile"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
@@ -96,7 +97,7 @@ type Solver struct {
 	NewtonIterations *int `toml:"newton_iterations"`
 	// Newton is "full" (the default: the hyperelastic bodies' tangents
 	// refactorised at every iteration) or "modified" (a factor kept while
-	// it converges; timestep.Stepper.SetModifiedNewton).
+	// it converges; fe.Stepper.SetModifiedNewton).
 	Newton string `toml:"newton"`
 }
 
@@ -661,22 +662,22 @@ func (tr Traction) check(where string) error {
 
 // load is the traction as the body takes it: t(x, n), the pressure's
 // along -n, times its time function.
-func (tr Traction) load(s *Scene) (timestep.Traction, error) {
+func (tr Traction) load(s *Scene) (fe.Traction, error) {
 	f, err := tr.Time.build(s, "time")
 	if err != nil {
-		return timestep.Traction{}, err
+		return fe.Traction{}, err
 	}
 	if f == nil {
 		f = func(float64) float64 { return 1 }
 	}
 	if p := tr.Pressure; p != nil {
-		return timestep.Traction{Group: tr.Group, Value: func(t float64, _, n [2]float64) [2]float64 {
+		return fe.Traction{Group: tr.Group, Value: func(t float64, _, n [2]float64) [2]float64 {
 			q := *p * f(t)
 			return [2]float64{-q * n[0], -q * n[1]}
 		}}, nil
 	}
 	v := [2]float64{tr.Value[0], tr.Value[1]}
-	return timestep.Traction{Group: tr.Group, Value: func(t float64, _, _ [2]float64) [2]float64 {
+	return fe.Traction{Group: tr.Group, Value: func(t float64, _, _ [2]float64) [2]float64 {
 		k := f(t)
 		return [2]float64{k * v[0], k * v[1]}
 	}}, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/examples"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/analytic"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
@@ -312,7 +313,7 @@ func TestDiscOnBlock(t *testing.T) {
 	require.NoError(t, err)
 	sim, err := m.Simulation()
 	require.NoError(t, err)
-	momentum := func(b *timestep.Body) [2]float64 {
+	momentum := func(b *fe.Body) [2]float64 {
 		ms, v := b.NodalMasses(), b.Velocity()
 		var p [2]float64
 		for n := range ms {

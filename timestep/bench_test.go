@@ -8,36 +8,9 @@ import (
 	"time"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 )
-
-// BenchmarkStep: one theta-method step of a free Q4 block of about 80k
-// DOFs (200 x 200 cells), and its ratio to one solve with the same factor:
-// the floor of a step is one forward and one backward substitution.
-func BenchmarkStep(b *testing.B) {
-	body := newBody(b, mesh.Q4, 0.04, 0.04, 200, 200, BodyOptions{})
-	body.SetVelocity(swirl)
-	s, err := NewStepper(1e-7, 0.5, body)
-	if err != nil {
-		b.Fatal(err)
-	}
-	x := make([]float64, body.Space.N())
-	const solves = 20
-	t0 := time.Now()
-	for i := 0; i < solves; i++ {
-		s.Solve(0, x, body.V)
-	}
-	solve := time.Since(t0).Seconds() / solves
-	for b.Loop() {
-		if err := s.Step(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	perStep := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(1/perStep, "steps/s")
-	b.ReportMetric(perStep/solve, "step/solve")
-	b.ReportMetric(float64(body.Space.N()), "DOFs")
-}
 
 // BenchmarkCollidingBlocks: the 750 steps of the colliding blocks (Q4,
 // nodal basis) at refine 1 and 4, per step, with the ratio of a step to
@@ -87,7 +60,7 @@ func BenchmarkCollidingBlocks(b *testing.B) {
 
 // solveTime is the time of one solve of every body with its factor, the
 // best of 50: a quiet machine's figure, as the steps' mean tends to be.
-func solveTime(s *Stepper, bodies []*Body) float64 {
+func solveTime(s *fe.Stepper, bodies []*fe.Body) float64 {
 	xs := make([][]float64, len(bodies))
 	for i, body := range bodies {
 		xs[i] = make([]float64, len(body.V))

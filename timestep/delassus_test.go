@@ -7,6 +7,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
@@ -17,9 +18,9 @@ import (
 // second block (its mesh identical, face to face, nodes on nodes) on the
 // first: the units of the first two blocks are coupled through the first
 // block's compliance, the others only among themselves.
-func stack(t *testing.T, apart int) (*Stepper, []contact.Unit) {
+func stack(t *testing.T, apart int) (*fe.Stepper, []contact.Unit) {
 	mat := element.Elastic{E: 1e8, Nu: 0.3, Rho: 1000}
-	var bodies []*Body
+	var bodies []*fe.Body
 	var sides []*contact.Side
 	origins := [][2]float64{{0, 0.02}}
 	for k := 0; k < apart; k++ {
@@ -30,7 +31,7 @@ func stack(t *testing.T, apart int) (*Stepper, []contact.Unit) {
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := NewBody(fmt.Sprint("block", k), s, mat, BodyOptions{})
+		b, err := fe.NewBody(fmt.Sprint("block", k), s, mat, fe.BodyOptions{})
 		require.NoError(t, err)
 		side, err := contact.NewSide(k, m, s.DOFs, "bottom", 1)
 		require.NoError(t, err)

@@ -1,59 +1,25 @@
-// Package timestep owns the state of deformable bodies (displacements q and
-// velocities v on their free DOFs), the theta-method velocity stepper of
-// Jean and Moreau [JM91] (docs/design.md section 3; the papers are in
-// docs/references.md), the compliances and the Delassus operator of the
-// contact problem, the energy bookkeeping and the simulation loop. It knows
-// nothing of file formats.
+// Package timestep owns the simulation: the contact step of Jean and
+// Moreau [JM91] (docs/design.md sections 4-8; the papers are in
+// docs/references.md) over kinds of body it drives through package kind's
+// seam, the simulation's clock, the Delassus operator of the contact
+// problem from the bodies' compliances, the contact laws, the impacts, the
+// energy ledger's contact works and the checkpoint. It knows nothing of
+// file formats, and its step nothing of kinds of body.
 //
-// Over a step [t, t+h], with f_theta = theta f(t+h) + (1-theta) f(t) and
-// v_theta = theta v1 + (1-theta) v0,
-//
-//	M (v1 - v0) = h [f_theta - K (q0 + h theta v_theta) - C v_theta] + r,
-//	q1 = q0 + h v_theta,
-//
-// that is Mhat (v1 - v0) = h [f_theta - K (q0 + h theta v0) - C v0] + r with
-// Mhat = M + h theta C + h^2 theta^2 K, factorised once per body and reused
-// while h, theta and the material stay the same. r = H P is the generalised
-// contact impulse over the step; it enters between the two halves of a Step
-// (Begin, then AddImpulse, then Finish), which is the place the
-// contact solver uses. The nodes a contact may act on are ordered last in
-// the factor: their compliance (Mhat^-1)_BB is the inverse of the factor's
-// dense tail, their free velocity the last block of the backward
-// substitution, and an impulse on them only touches the tail of the forward
-// one, so a step costs one forward and one backward substitution per body.
-//
-// A body with Body.Law set is hyperelastic (element.Hyperelastic, large
-// strain): its internal force f(q) enters as h [theta f(q1) + (1-theta)
-// f(q0)] and each step is solved by Newton's method on the consistent
-// tangent (newton.go), the contact problem solved again on each Newton
-// tangent (Stepper.Advance), its stored energy booked as Elastic and the
-// scheme's own energy error as Numerical. Body.Dilatation =
-// element.MeanDilatation evaluates its law on each cell's mean volume
-// change (no volumetric locking as Nu nears 1/2).
-//
-// Simulation wires the stepper, contact detection (package contact) and the
-// contact solver (package signorini) into the step of docs/design.md
-// sections 4-8, with rigid bodies (package rigid, docs/design.md section
+// Simulation wires the finite-element bodies (package fe), contact
+// detection (package contact) and the contact solver (package signorini)
+// into the step of docs/design.md sections 4-8, with rigid bodies (package rigid, docs/design.md section
 // 7b) and point masses on springs (package discrete, section 7d) in the
 // same contact problem when SimOptions.Rigid and SimOptions.Points are
 // set, and any other kind of body SimOptions.Kinds brings. Its step is
 // named phases (place, detect, impactFirst, free, contact, advance) that
 // know no kind of body: each kind answers through package kind's seam
-// (family_fe.go and source.go: the Stepper's bodies and the Detector's
-// pairs; rigid.NewKind; discrete.NewKind). SaveState and
+// (fe.Family, rigid.NewKind, discrete.NewKind; kinds.go is the one file
+// that lists them), the Detector's pairs being the first source of units
+// (source.go). The simulation owns the clock (clock.go). SaveState and
 // LoadState keep and restore everything a step carries to the next, so
 // that a run goes on bit for bit from a checkpoint (section 7e). A
 // scene's whole run with its outputs is package run's.
-//
-// Energy: multiplying the step by v_theta gives the exact discrete balance
-//
-//	dT + dE + (theta - 1/2)(dv' M dv + dq' K dq) + h v_theta' C v_theta
-//	        = f_theta' dq + v_theta' r
-//
-// with T = v'Mv/2 and E = q'Kq/2. Energy books these terms every step:
-// external work, damping loss, numerical dissipation (zero for theta = 1/2)
-// and contact work, so that T + E + losses - work stays at its initial value
-// to round-off.
 //
 // Contact laws (contact.Law, per pair). contact.Positional is the Signorini
 // law on the gap of the mid configuration q_m = q + h (1-theta) v, the form

@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/mesh"
@@ -27,14 +28,14 @@ func ExampleSimulation() {
 	mu, _ := mesh.Rectangle([2]float64{0.07, 0.0405}, 0.04, 0.04, 10, 10, mesh.Q4)
 	sl, _ := assemble.NewSpace(ml, assemble.Fix{Group: "bottom", Comp: assemble.XY})
 	su, _ := assemble.NewSpace(mu)
-	lower, _ := timestep.NewBody("lower", sl, steel, timestep.BodyOptions{})
-	upper, _ := timestep.NewBody("upper", su, steel, timestep.BodyOptions{})
+	lower, _ := fe.NewBody("lower", sl, steel, fe.BodyOptions{})
+	upper, _ := fe.NewBody("upper", su, steel, fe.BodyOptions{})
 	upper.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-75, -50} })
 
 	cand, _ := upper.Side("bottom")
 	ant, _ := lower.Side("top")
 	det, _ := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: 0.1})
-	sim, err := timestep.NewSimulation([]*timestep.Body{lower, upper}, det, timestep.SimOptions{H: 1e-6})
+	sim, err := timestep.NewSimulation([]*fe.Body{lower, upper}, det, timestep.SimOptions{H: 1e-6})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -97,12 +98,12 @@ func ExampleNewBodyFromMatrices() {
 		}
 		return nil
 	})
-	body, err := timestep.NewBodyFromMatrices("block", space, M, K, timestep.BodyOptions{Gravity: [2]float64{0, -9.81}})
+	body, err := fe.NewBodyFromMatrices("block", space, M, K, fe.BodyOptions{Gravity: [2]float64{0, -9.81}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	st, _ := timestep.NewStepper(1e-4, 0.5, body)
+	st, _ := fe.NewStepper(1e-4, 0.5, body)
 	for i := 0; i < 100; i++ {
 		_ = st.Step()
 	}

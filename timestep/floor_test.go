@@ -7,6 +7,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
@@ -15,31 +16,31 @@ import (
 
 // onFloor is a Q4 block 0.1 x 0.05 m (8 x 4 cells, E = 1e7, nu = 0.3,
 // rho = 1000, plane strain) whose lower edge starts gap above a fixed floor
-// y = 0, under gravity g, with friction mu and Rayleigh damping, theta = 1/2.
-func onFloor(t *testing.T, gap float64, g [2]float64, mu float64, damping Rayleigh, h float64) (*Simulation, *Body) {
+// y = 0, under gravity g, with friction mu and fe.Rayleigh damping, theta = 1/2.
+func onFloor(t *testing.T, gap float64, g [2]float64, mu float64, damping fe.Rayleigh, h float64) (*Simulation, *fe.Body) {
 	mat := element.Elastic{E: 1e7, Nu: 0.3, Rho: 1000}
 	m, err := mesh.Rectangle([2]float64{0, gap}, 0.1, 0.05, 8, 4, mesh.Q4)
 	require.NoError(t, err)
 	s, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	b, err := NewBody("block", s, mat, BodyOptions{Gravity: g, Damping: damping})
+	b, err := fe.NewBody("block", s, mat, fe.BodyOptions{Gravity: g, Damping: damping})
 	require.NoError(t, err)
 	side, err := contact.NewSide(0, m, s.DOFs, "bottom", 1)
 	require.NoError(t, err)
 	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-10, 0}, {10, 0}}}
 	det, err := contact.NewDetector(&contact.Pair{Name: "floor", Candidate: side, Obstacle: floor, Mu: mu, Alert: 2e-3})
 	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{b}, det, SimOptions{H: h, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
+	sim, err := NewSimulation([]*fe.Body{b}, det, SimOptions{H: h, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
 	require.NoError(t, err)
 	return sim, b
 }
 
-// TestDroppedBlockComesToRest: dropped from 1 mm, with Rayleigh damping,
+// TestDroppedBlockComesToRest: dropped from 1 mm, with fe.Rayleigh damping,
 // the block comes to rest: its kinetic energy falls to round-off (the
 // period-2 mode of the theta-gap law kept 2.5e-7 J forever), and it rests
 // on the floor without penetrating it.
 func TestDroppedBlockComesToRest(t *testing.T) {
-	sim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
+	sim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, fe.Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
 	minGap := math.Inf(1)
 	var kin float64
 	for i := 1; i <= 5000; i++ {
@@ -63,8 +64,8 @@ func TestDroppedBlockComesToRest(t *testing.T) {
 func TestIncline(t *testing.T) {
 	a := math.Pi / 6
 	g := [2]float64{-9.81 * math.Sin(a), -9.81 * math.Cos(a)}
-	mean := func(b *Body) float64 { return meanVelocity(b)[0] }
-	position := func(b *Body) float64 {
+	mean := func(b *fe.Body) float64 { return meanVelocity(b)[0] }
+	position := func(b *fe.Body) float64 {
 		var x float64
 		n := 0
 		for e, full := range b.Space.DOFs.DOF {
@@ -76,7 +77,7 @@ func TestIncline(t *testing.T) {
 		return x / float64(n)
 	}
 	t.Run("sticks", func(t *testing.T) {
-		sim, b := onFloor(t, 0, g, 0.7, Rayleigh{Beta: 1e-4}, 1e-4)
+		sim, b := onFloor(t, 0, g, 0.7, fe.Rayleigh{Beta: 1e-4}, 1e-4)
 		var x0 float64
 		for i := 1; i <= 3000; i++ {
 			_, err := sim.Step()
@@ -90,7 +91,7 @@ func TestIncline(t *testing.T) {
 	})
 	t.Run("slides", func(t *testing.T) {
 		mu := 0.3
-		sim, b := onFloor(t, 0, g, mu, Rayleigh{Beta: 1e-4}, 1e-4)
+		sim, b := onFloor(t, 0, g, mu, fe.Rayleigh{Beta: 1e-4}, 1e-4)
 		var v1, t1 float64
 		for i := 1; i <= 3000; i++ {
 			_, err := sim.Step()
@@ -121,14 +122,14 @@ func TestConveyor(t *testing.T) {
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := NewBody("block", s, mat, BodyOptions{Gravity: [2]float64{0, -g}, Damping: Rayleigh{Beta: 1e-4}, Lumped: lumped})
+		b, err := fe.NewBody("block", s, mat, fe.BodyOptions{Gravity: [2]float64{0, -g}, Damping: fe.Rayleigh{Beta: 1e-4}, Lumped: lumped})
 		require.NoError(t, err)
 		side, err := contact.NewSide(0, m, s.DOFs, "bottom", 1)
 		require.NoError(t, err)
 		floor := &contact.Obstacle{Name: "belt", Points: [][2]float64{{-10, 0}, {10, 0}}, Motion: contact.ConstantVelocity{V: [2]float64{belt, 0}}}
 		det, err := contact.NewDetector(&contact.Pair{Name: "belt", Candidate: side, Obstacle: floor, Mu: mu, Alert: 2e-3})
 		require.NoError(t, err)
-		sim, err := NewSimulation([]*Body{b}, det, SimOptions{H: 1e-4, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
+		sim, err := NewSimulation([]*fe.Body{b}, det, SimOptions{H: 1e-4, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
 		require.NoError(t, err)
 		var v1 float64
 		for i := 1; i <= 5000; i++ {

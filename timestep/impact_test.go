@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
@@ -62,7 +63,7 @@ func TestImpactMatrix(t *testing.T) {
 }
 
 func impact(t *testing.T, tc impactCase, kind mesh.Kind, basis contact.Basis, mat element.Elastic) {
-	var bodies []*Body
+	var bodies []*fe.Body
 	var sides [2]*contact.Side
 	origins := [2][2]float64{{-tc.size[0][0] - 5e-4, 0}, {0, tc.rightY}}
 	groups := [2]string{"right", "left"}
@@ -71,7 +72,7 @@ func impact(t *testing.T, tc impactCase, kind mesh.Kind, basis contact.Basis, ma
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := NewBody(fmt.Sprint(k), s, mat, BodyOptions{})
+		b, err := fe.NewBody(fmt.Sprint(k), s, mat, fe.BodyOptions{})
 		require.NoError(t, err)
 		v := [2]float64{1 - 2*float64(k), 0}
 		b.SetVelocity(func([2]float64) [2]float64 { return v })
@@ -125,7 +126,7 @@ func impact(t *testing.T, tc impactCase, kind mesh.Kind, basis contact.Basis, ma
 // deepest is the largest depth of a boundary node of either body inside
 // the other body's boundary polygon (quadratic edges as two chords), an
 // independent measure of penetration.
-func deepest(bodies []*Body) float64 {
+func deepest(bodies []*fe.Body) float64 {
 	var worst float64
 	for a := range bodies {
 		for b := range bodies {
@@ -137,7 +138,7 @@ func deepest(bodies []*Body) float64 {
 	return worst
 }
 
-func position(b *Body, n int) [2]float64 {
+func position(b *fe.Body, n int) [2]float64 {
 	p := b.Space.Mesh.Nodes[n]
 	for c := 0; c < 2; c++ {
 		if e := b.Space.DOFs.Eq[2*n+c]; e >= 0 {
@@ -147,7 +148,7 @@ func position(b *Body, n int) [2]float64 {
 	return p
 }
 
-func depthInside(a, b *Body) float64 {
+func depthInside(a, b *fe.Body) float64 {
 	var segs [][2][2]float64
 	for _, e := range b.Space.Mesh.BoundaryEdges() {
 		if len(e.Nodes) == 2 {

@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 )
@@ -24,7 +25,7 @@ func TestVelocitySetByHandIsBooked(t *testing.T) {
 	require.NoError(t, err)
 	space, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	body, err := NewBody("block", space, element.Elastic{E: 1e6, Nu: 0.3, Rho: 1000, Thickness: 1}, BodyOptions{})
+	body, err := fe.NewBody("block", space, element.Elastic{E: 1e6, Nu: 0.3, Rho: 1000, Thickness: 1}, fe.BodyOptions{})
 	require.NoError(t, err)
 	shape, err := rigid.Rectangle(0.4, 0.2)
 	require.NoError(t, err)
@@ -36,7 +37,7 @@ func TestVelocitySetByHandIsBooked(t *testing.T) {
 	mass := &discrete.Mass{Name: "m", M: 2, X: [2]float64{6, 1}, Gravity: [2]float64{0, -9.81}}
 	points, err := discrete.NewSystem([]*discrete.Mass{mass}, []discrete.Spring{{Name: "s", A: 0, B: discrete.Anchored, Anchor: [2]float64{6, 2}, K: 100}}, nil)
 	require.NoError(t, err)
-	s, err := NewSimulation([]*Body{body}, nil, SimOptions{H: 1e-3, Rigid: sys, Points: points})
+	s, err := NewSimulation([]*fe.Body{body}, nil, SimOptions{H: 1e-3, Rigid: sys, Points: points})
 	require.NoError(t, err)
 	e0 := s.TotalEnergy().Balance()
 	set := func(k int) {

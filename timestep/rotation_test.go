@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/element"
-	"github.com/fecontact/fecontact/mesh"
+	"github.com/fecontact/fecontact/fe"
 )
 
 // TestRotationWarnings spins a free square at 2 rad/s, linear and neo-
@@ -20,8 +20,8 @@ func TestRotationWarnings(t *testing.T) {
 	const omega, h = 2.0, 1e-3
 	spin := func(x [2]float64) [2]float64 { return [2]float64{-omega * x[1], omega * x[0]} }
 	for _, law := range []element.Law{0, element.NeoHookean} {
-		b := freeSquare(t, mesh.Q4, law, spin)
-		sim, err := NewSimulation([]*Body{b}, nil, SimOptions{H: h})
+		b := spinningSquare(t, law, spin)
+		sim, err := NewSimulation([]*fe.Body{b}, nil, SimOptions{H: h})
 		require.NoError(t, err)
 		var warned []int
 		for k := 1; k <= 100; k++ {

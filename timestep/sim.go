@@ -2,11 +2,11 @@ package timestep
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/discrete"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/plural"
 	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/rigid"
@@ -131,7 +131,7 @@ type ContactState struct {
 // Delassus operator from the bodies' compliances, NLGS with warm start,
 // end velocities and positions.
 type Simulation struct {
-	Stepper  *Stepper
+	Stepper  *fe.Stepper       // the finite-element bodies' (fe.Family)
 	Detector *contact.Detector // without pairs when only rigid bodies touch
 	Rigid    *rigid.System     // nil without rigid bodies
 	Points   *discrete.System  // nil without point masses
@@ -199,46 +199,12 @@ type stepWork struct {
 	md          *Delassus
 }
 
-// NewSimulation takes every node of the detector's sides as a contact node
-// of its body (whatever Body.ContactNodes says, which it leaves as it is),
-// then factorises the bodies (NewStepper). What it is given is the
-// simulation's from then on: it steps the bodies, the rigid system and
-// the point masses, and prepares the point masses for its step
-// (discrete.System.Prepare), once (a second simulation given the same
-// point masses is refused). A velocity or position set by hand after it,
-// or between steps, is taken at the next step's start and the change of
-// energy it makes booked as external work: the ledger closes. A side made
-// from its body (Body.Side) and an obstacle a rigid body carries made from
-// it (rigid.Body.Obstacle) are numbered here with their body, which must
-// be one of the simulation's; a side or a carried obstacle made with an
-// index (contact.NewSide, Obstacle.Body) is checked against it (rigid
-// body k is len(bodies) + k). det may be nil (rigid bodies only,
-// opt.Rigid).
-func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simulation, error) {
-	opt = opt.withDefaults()
-	if det == nil {
-		det = &contact.Detector{}
-	}
-	bs := boundaries(det, opt.Points)
-	if err := bindSides(bodies, bs); err != nil {
-		return nil, err
-	}
-	nodes, err := contactNodes(bodies, bs)
-	if err != nil {
-		return nil, err
-	}
-	st, err := newStepper(opt.H, opt.Theta, bodies, nodes)
-	if err != nil {
-		return nil, err
-	}
-	st.inSimulation = true
-	s := &Simulation{Stepper: st, Detector: det, Rigid: opt.Rigid, Points: opt.Points, opt: opt, warm: map[kind.ID]warmStart{}, bonded: map[kind.ID]bool{}, warned: map[string]bool{}}
-	points, err := discrete.NewKind(opt.Points, opt.H, opt.Theta)
-	if err != nil {
-		return nil, err
-	}
-	// The one list of the kinds: the global numbering keeps this order.
-	kinds := append([]kind.Kind{&feFamily{st: st, det: det}, rigid.NewKind(opt.Rigid), points}, opt.Kinds...)
+// newSimulation builds a simulation of the kinds, in the order of the
+// global body index, with the Detector's pairs as the first source of
+// units (bs: their boundaries and the point contacts').
+func newSimulation(det *contact.Detector, opt SimOptions, bs []boundary, kinds []kind.Kind) (*Simulation, error) {
+	s := &Simulation{Detector: det, opt: opt, warm: map[kind.ID]warmStart{}, bonded: map[kind.ID]bool{}, warned: map[string]bool{}}
+	s.sources = []kind.Source{&pairSource{det: det, at: &s.at}}
 	comps := s.attach(kinds)
 	if err := s.bindCarriers(bs); err != nil {
 		return nil, err
@@ -246,6 +212,7 @@ func NewSimulation(bodies []*Body, det *contact.Detector, opt SimOptions) (*Simu
 	if err := s.checkCarriers(bs); err != nil {
 		return nil, err
 	}
+	var err error
 	if s.delassus, err = NewDelassus(comps...); err != nil {
 		return nil, err
 	}
@@ -311,25 +278,6 @@ func boundaries(det *contact.Detector, points *discrete.System) []boundary {
 	return bs
 }
 
-// bindSides numbers each side made from a body (contact.Side.Owner) with
-// that body's place in bodies.
-func bindSides(bodies []*Body, bs []boundary) error {
-	for _, b := range bs {
-		for _, side := range b.sides {
-			if side.Owner == nil {
-				continue
-			}
-			o, _ := side.Owner.(*Body)
-			i := slices.Index(bodies, o)
-			if i < 0 {
-				return fmt.Errorf("simulation: %s: side %q is an edge group of %s, which is not one of the simulation's %s: give it in the list", b.what, side.Group, ownerName(side.Owner), plural.N(len(bodies), "body", "bodies"))
-			}
-			side.Body = i
-		}
-	}
-	return nil
-}
-
 // bindCarriers numbers each obstacle a body carries, made from the body
 // (contact.Obstacle.Owner), with that body's global index: the place a
 // family holding it (kind.Holder) gives it.
@@ -353,51 +301,6 @@ func (s *Simulation) bindCarriers(bs []boundary) error {
 		}
 	}
 	return nil
-}
-
-// ownerName names a body given by its handle, for messages.
-func ownerName(h any) string {
-	switch b := h.(type) {
-	case *Body:
-		return fmt.Sprintf("body %q", b.Name)
-	case *rigid.Body:
-		return fmt.Sprintf("rigid body %q", b.Name)
-	}
-	return fmt.Sprintf("a body of type %T", h)
-}
-
-// contactNodes checks that each side belongs to the body it names and
-// collects, per body, the nodes of its sides.
-func contactNodes(bodies []*Body, bs []boundary) ([][]int, error) {
-	seen, nodes := make([]map[int]bool, len(bodies)), make([][]int, len(bodies))
-	for i := range seen {
-		seen[i] = map[int]bool{}
-	}
-	for _, b := range bs {
-		for _, side := range b.sides {
-			i := side.Body
-			if i < 0 || i >= len(bodies) || bodies[i].Space.Mesh != side.Mesh || bodies[i].Space.DOFs != side.DOFs {
-				return nil, fmt.Errorf("simulation: %s: side %q names body %d, %s", b.what, side.Group, i, owner(bodies, side))
-			}
-			for _, n := range side.AllNodes() {
-				if !seen[i][n] {
-					seen[i][n] = true
-					nodes[i] = append(nodes[i], n)
-				}
-			}
-		}
-	}
-	return nodes, nil
-}
-
-// owner says which of the bodies a side that names the wrong one belongs to.
-func owner(bodies []*Body, side *contact.Side) string {
-	for i, b := range bodies {
-		if b.Space.Mesh == side.Mesh && b.Space.DOFs == side.DOFs {
-			return fmt.Sprintf("but it is an edge group of body %d %q: give that index (Body.Side, contact.NewSide)", i, b.Name)
-		}
-	}
-	return "but it belongs to none of the simulation's " + plural.N(len(bodies), "body", "bodies")
 }
 
 // number gives the families' bodies their global indices (s.base), their
@@ -437,6 +340,9 @@ func (s *Simulation) checkCarriers(bs []boundary) error {
 	}
 	return nil
 }
+
+// Energy is a body's energy account (kind.Energy: every kind's).
+type Energy = kind.Energy
 
 // TotalEnergy sums the accounts of every body.
 func (s *Simulation) TotalEnergy() Energy {

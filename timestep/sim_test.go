@@ -11,6 +11,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/golden"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
@@ -23,7 +24,7 @@ import (
 // block 0.12 x 0.04 (30r x 10r cells) fixed along its bottom, an upper block
 // 0.04 x 0.04 (10r x 10r) 0.5 mm above it at (-75, -50) m/s, E 1300 MPa,
 // nu 0.2, rho 7800, plane strain, mu 0.1.
-func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law contact.Law, mu float64) (*Simulation, []*Body) {
+func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law contact.Law, mu float64) (*Simulation, []*fe.Body) {
 	mat := element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
 	ml, err := mesh.Rectangle([2]float64{0, 0}, 0.12, 0.04, 30*r, 10*r, kind)
 	require.NoError(t, err)
@@ -33,9 +34,9 @@ func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law contac
 	require.NoError(t, err)
 	su, err := assemble.NewSpace(mu2)
 	require.NoError(t, err)
-	lower, err := NewBody("lower", sl, mat, BodyOptions{})
+	lower, err := fe.NewBody("lower", sl, mat, fe.BodyOptions{})
 	require.NoError(t, err)
-	upper, err := NewBody("upper", su, mat, BodyOptions{})
+	upper, err := fe.NewBody("upper", su, mat, fe.BodyOptions{})
 	require.NoError(t, err)
 	upper.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-75, -50} })
 	cand, err := contact.NewSide(1, mu2, su.DOFs, "bottom", 1)
@@ -44,9 +45,9 @@ func blocks(t testing.TB, kind mesh.Kind, r int, basis contact.Basis, law contac
 	require.NoError(t, err)
 	det, err := contact.NewDetector(&contact.Pair{Name: "blocks", Candidate: cand, Antagonist: ant, Mu: mu, Basis: basis, Law: law, Alert: 2e-3})
 	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{lower, upper}, det, SimOptions{H: 1e-6})
+	sim, err := NewSimulation([]*fe.Body{lower, upper}, det, SimOptions{H: 1e-6})
 	require.NoError(t, err)
-	return sim, []*Body{lower, upper}
+	return sim, []*fe.Body{lower, upper}
 }
 
 // TestCollidingBlocks runs [JM91]'s example for 750 steps in every
@@ -121,7 +122,7 @@ func TestCollidingBlocks(t *testing.T) {
 	}
 }
 
-func meanVelocity(b *Body) [2]float64 {
+func meanVelocity(b *fe.Body) [2]float64 {
 	var v [2]float64
 	for e, full := range b.Space.DOFs.DOF {
 		v[full%2] += b.V[e]
@@ -145,14 +146,14 @@ func TestFrictionlessImpact(t *testing.T) {
 
 func frictionlessImpact(t *testing.T, dy float64) {
 	mat := element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
-	var bodies []*Body
+	var bodies []*fe.Body
 	var spaces []*assemble.Space
 	for k, x := range [][2]float64{{0, 0}, {0.0402, dy}} {
 		m, err := mesh.Rectangle(x, 0.04, 0.04, 8, 8, mesh.Q4)
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := NewBody([]string{"left", "right"}[k], s, mat, BodyOptions{})
+		b, err := fe.NewBody([]string{"left", "right"}[k], s, mat, fe.BodyOptions{})
 		require.NoError(t, err)
 		v := [2]float64{10 - 20*float64(k), 0}
 		b.SetVelocity(func([2]float64) [2]float64 { return v })
@@ -256,7 +257,7 @@ func TestShockLaw(t *testing.T) {
 	assert.Greater(t, meanVelocity(bodies[1])[1], 10.0)
 }
 
-// TestSimulationSides: a side made from a body (Body.Side) is held by the
+// TestSimulationSides: a side made from a body (fe.Body.Side) is held by the
 // body: NewSimulation numbers it with the body's place in its list, first
 // or second; a side made with an index (contact.NewSide) names its body
 // by it, which NewSimulation checks without writing the side, and a wrong
@@ -269,17 +270,17 @@ func TestSimulationSides(t *testing.T) {
 	require.NoError(t, err)
 	s, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	a, err := NewBody("a", s, blockMat, BodyOptions{})
+	a, err := fe.NewBody("a", s, blockMat, fe.BodyOptions{})
 	require.NoError(t, err)
-	other := newBody(t, mesh.Q4, 0.02, 0.02, 2, 2, BodyOptions{})
+	other := newBody(t, mesh.Q4, 0.02, 0.02, 2, 2, fe.BodyOptions{})
 	floor := &contact.Obstacle{Name: "floor", Points: [][2]float64{{-1, 0}, {1, 0}}}
-	simulate := func(bodies []*Body, side *contact.Side) error {
+	simulate := func(bodies []*fe.Body, side *contact.Side) error {
 		det, err := contact.NewDetector(&contact.Pair{Name: "on floor", Candidate: side, Obstacle: floor})
 		require.NoError(t, err)
 		_, err = NewSimulation(bodies, det, SimOptions{H: 1e-5})
 		return err
 	}
-	for _, bodies := range [][]*Body{{a}, {other, a}} {
+	for _, bodies := range [][]*fe.Body{{a}, {other, a}} {
 		side, err := a.Side("bottom")
 		require.NoError(t, err)
 		require.NoError(t, simulate(bodies, side))
@@ -287,19 +288,19 @@ func TestSimulationSides(t *testing.T) {
 	}
 	side, err := a.Side("bottom")
 	require.NoError(t, err)
-	assert.ErrorContains(t, simulate([]*Body{other}, side), `contact pair "on floor": side "bottom" is an edge group of body "a", which is not one of the simulation's 1 body: give it in the list`)
+	assert.ErrorContains(t, simulate([]*fe.Body{other}, side), `contact pair "on floor": side "bottom" is an edge group of body "a", which is not one of the simulation's 1 body: give it in the list`)
 
-	byIndex := func(bodies []*Body, index int) error {
+	byIndex := func(bodies []*fe.Body, index int) error {
 		side, err := contact.NewSide(index, a.Space.Mesh, a.Space.DOFs, "bottom", a.Thickness)
 		require.NoError(t, err)
 		err = simulate(bodies, side)
 		assert.Equal(t, index, side.Body, "NewSimulation wrote the side")
 		return err
 	}
-	assert.NoError(t, byIndex([]*Body{other, a}, 1))
-	assert.ErrorContains(t, byIndex([]*Body{other, a}, 0), `contact pair "on floor": side "bottom" names body 0, but it is an edge group of body 1 "a": give that index`)
-	assert.ErrorContains(t, byIndex([]*Body{other}, 0), `side "bottom" names body 0, but it belongs to none of the simulation's 1 body`)
-	assert.ErrorContains(t, byIndex([]*Body{a}, 3), `side "bottom" names body 3, but it is an edge group of body 0 "a"`)
+	assert.NoError(t, byIndex([]*fe.Body{other, a}, 1))
+	assert.ErrorContains(t, byIndex([]*fe.Body{other, a}, 0), `contact pair "on floor": side "bottom" names body 0, but it is an edge group of body 1 "a": give that index`)
+	assert.ErrorContains(t, byIndex([]*fe.Body{other}, 0), `side "bottom" names body 0, but it belongs to none of the simulation's 1 body`)
+	assert.ErrorContains(t, byIndex([]*fe.Body{a}, 3), `side "bottom" names body 3, but it is an edge group of body 0 "a"`)
 	_, err = a.Side("nowhere")
 	assert.ErrorContains(t, err, "body a: mesh")
 	_, err = contact.NewSide(-1, a.Space.Mesh, a.Space.DOFs, "bottom", 1)
@@ -322,7 +323,7 @@ func TestSimulationSides(t *testing.T) {
 		hull := rs[0].Obstacle()
 		det, err := contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: hull})
 		require.NoError(t, err)
-		_, err = NewSimulation([]*Body{a, other}, det, SimOptions{H: 1e-5, Rigid: sys})
+		_, err = NewSimulation([]*fe.Body{a, other}, det, SimOptions{H: 1e-5, Rigid: sys})
 		require.NoError(t, err)
 		assert.Equal(t, 2, hull.Body, "the rigid body after the 2 elastic ones")
 		assert.Equal(t, 1, side.Body)
@@ -330,12 +331,12 @@ func TestSimulationSides(t *testing.T) {
 	hull := &contact.Obstacle{Name: "hull", Points: [][2]float64{{-1, 0}, {1, 0}}, Carried: true, Owner: a}
 	det, err := contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: hull})
 	require.NoError(t, err)
-	_, err = NewSimulation([]*Body{a}, det, SimOptions{H: 1e-5})
+	_, err = NewSimulation([]*fe.Body{a}, det, SimOptions{H: 1e-5})
 	assert.ErrorContains(t, err, `contact pair "on hull": obstacle "hull" is carried by body "a", which is not one of the simulation's bodies: give its system (SimOptions.Rigid)`)
 	carried := &contact.Obstacle{Name: "hull", Points: [][2]float64{{-1, 0}, {1, 0}}, Carried: true, Body: 0}
 	det, err = contact.NewDetector(&contact.Pair{Name: "on hull", Candidate: side, Obstacle: carried})
 	require.NoError(t, err)
-	_, err = NewSimulation([]*Body{a}, det, SimOptions{H: 1e-5})
+	_, err = NewSimulation([]*fe.Body{a}, det, SimOptions{H: 1e-5})
 	assert.ErrorContains(t, err, `contact pair "on hull": obstacle "hull" is carried by body 0, which is not a rigid body: of the simulation's 1 body, none is rigid`)
 }
 
@@ -348,7 +349,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	for i, procs := range []int{1, 2} {
 		old := runtime.GOMAXPROCS(procs)
 		sim, bodies := blocks(t, mesh.Q4, 5, contact.Nodal, contact.Positional, 0.1)
-		require.GreaterOrEqual(t, sim.Stepper.dofs, parallelDOFs)
+		require.GreaterOrEqual(t, bodies[0].Space.N()+bodies[1].Space.N(), fe.ParallelDOFs)
 		for k := 0; k < 200; k++ {
 			_, err := sim.Step()
 			require.NoError(t, err)
@@ -372,7 +373,7 @@ func TestSlack(t *testing.T) {
 	}
 }
 
-// TestStepperOfASimulationKeepsItsStep: the Stepper a Simulation made
+// TestStepperOfASimulationKeepsItsStep: the fe.Stepper a Simulation made
 // refuses a step of its own (its rigid bodies and point masses would go
 // on the other clock: the simulation at 0.150 s while a mass was at
 // 0.200 s), and the clock stays one.
@@ -386,4 +387,18 @@ func TestStepperOfASimulationKeepsItsStep(t *testing.T) {
 	_, err = sim.Step()
 	require.NoError(t, err)
 	assert.Equal(t, 2*h, sim.Time())
+}
+
+// blockMat is the blocks' steel.
+var blockMat = element.Elastic{E: 1300e6, Nu: 0.2, Rho: 7800}
+
+// newBody is a rectangle of blockMat, meshed nx by ny.
+func newBody(t testing.TB, kind mesh.Kind, w, h float64, nx, ny int, opt fe.BodyOptions, fixes ...assemble.Fix) *fe.Body {
+	m, err := mesh.Rectangle([2]float64{0, 0}, w, h, nx, ny, kind)
+	require.NoError(t, err)
+	s, err := assemble.NewSpace(m, fixes...)
+	require.NoError(t, err)
+	b, err := fe.NewBody("test", s, blockMat, opt)
+	require.NoError(t, err)
+	return b
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ import (
 // positive work.
 func TestKeptUnitsAreTheStartsUnits(t *testing.T) {
 	blocksSim, _ := blocks(t, mesh.Q4, 1, contact.Nodal, contact.Positional, 0.1)
-	floorSim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
+	floorSim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, fe.Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
 	for _, c := range []struct {
 		name  string
 		sim   *Simulation
@@ -125,7 +126,7 @@ func dist(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
 // would differ from the kept units in the last bits, and at every 250th.
 func TestResumeStartsOnTheKeptUnits(t *testing.T) {
 	build := func() *Simulation {
-		sim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
+		sim, _ := onFloor(t, 1e-3, [2]float64{0, -9.81}, 0.3, fe.Rayleigh{Alpha: 20, Beta: 1e-4}, 1e-4)
 		return sim
 	}
 	run := build()
@@ -185,7 +186,7 @@ func sameUnits(a, b []contact.Unit) bool {
 // units, is read and goes on detecting anew.
 func TestLoadStateRefusesDamagedKeptUnits(t *testing.T) {
 	build := func() *Simulation {
-		sim, _ := onFloor(t, 0, [2]float64{0, -9.81}, 0.3, Rayleigh{}, 1e-4)
+		sim, _ := onFloor(t, 0, [2]float64{0, -9.81}, 0.3, fe.Rayleigh{}, 1e-4)
 		return sim
 	}
 	sim := build()

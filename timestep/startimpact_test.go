@@ -8,6 +8,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 )
 
 // TestBarStartsOnWall starts the bar of TestBarOnWall touching the wall
@@ -28,7 +29,7 @@ func TestBarStartsOnWall(t *testing.T) {
 		lumped := tc.lumped
 		var after [2]float64
 		for k, gap := range []float64{0, 1e-5} {
-			sim, bar := barOnWall(t, mat, BodyOptions{Lumped: lumped}, L, A, h)
+			sim, bar := barOnWall(t, mat, fe.BodyOptions{Lumped: lumped}, L, A, h)
 			sim.Detector.Pairs[0].Law = tc.law
 			shiftX(bar, gap-1e-5)
 			side := sim.Detector.Pairs[0].Candidate
@@ -55,14 +56,14 @@ func TestBarStartsOnWall(t *testing.T) {
 }
 
 // shiftX moves a body's mesh by dx along x.
-func shiftX(b *Body, dx float64) {
+func shiftX(b *fe.Body, dx float64) {
 	for i := range b.Space.Mesh.Nodes {
 		b.Space.Mesh.Nodes[i][0] += dx
 	}
 }
 
 // meanVelocityX is the x velocity of a body's centre of mass.
-func meanVelocityX(b *Body) float64 {
+func meanVelocityX(b *fe.Body) float64 {
 	ones := make([]float64, len(b.V))
 	for e, full := range b.Space.DOFs.DOF {
 		if full%2 == 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 )
 
@@ -30,7 +31,7 @@ func TestValley(t *testing.T) {
 	}
 	space, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	b, err := NewBody("diamond", space, blockMat, BodyOptions{})
+	b, err := fe.NewBody("diamond", space, blockMat, fe.BodyOptions{})
 	require.NoError(t, err)
 	l := math.Hypot(1, slope)
 	b.SetVelocity(func([2]float64) [2]float64 { return [2]float64{3 / l, -3 * slope / l} })
@@ -39,7 +40,7 @@ func TestValley(t *testing.T) {
 	require.NoError(t, err)
 	det, err := contact.NewDetector(&contact.Pair{Name: "groove", Candidate: side, Obstacle: groove, Alert: w / 4})
 	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{b}, det, SimOptions{H: h})
+	sim, err := NewSimulation([]*fe.Body{b}, det, SimOptions{H: h})
 	require.NoError(t, err)
 	e0 := sim.Stepper.TotalEnergy()
 	first := e0.Kinetic + e0.Elastic

@@ -7,6 +7,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/stretchr/testify/assert"
@@ -25,12 +26,12 @@ import (
 // barOnWall is a bar of length L and height A, 40 x 1 Q4 cells, its left
 // end 10 um from a rigid wall at x = 0, moving at -1 m/s, in a simulation
 // of step h at theta = 1/2 stopping on the residual alone.
-func barOnWall(t *testing.T, mat element.Elastic, opt BodyOptions, L, A, h float64) (*Simulation, *Body) {
+func barOnWall(t *testing.T, mat element.Elastic, opt fe.BodyOptions, L, A, h float64) (*Simulation, *fe.Body) {
 	m, err := mesh.Rectangle([2]float64{1e-5, 0}, L, A, 40, 1, mesh.Q4)
 	require.NoError(t, err)
 	s, err := assemble.NewSpace(m)
 	require.NoError(t, err)
-	bar, err := NewBody("bar", s, mat, opt)
+	bar, err := fe.NewBody("bar", s, mat, opt)
 	require.NoError(t, err)
 	bar.SetVelocity(func([2]float64) [2]float64 { return [2]float64{-1, 0} })
 	side, err := contact.NewSide(0, m, s.DOFs, "left", 1)
@@ -38,7 +39,7 @@ func barOnWall(t *testing.T, mat element.Elastic, opt BodyOptions, L, A, h float
 	wall := &contact.Obstacle{Name: "wall", Points: [][2]float64{{0, 1}, {0, -1}}}
 	det, err := contact.NewDetector(&contact.Pair{Name: "bar-wall", Candidate: side, Obstacle: wall, Alert: 1e-3})
 	require.NoError(t, err)
-	sim, err := NewSimulation([]*Body{bar}, det, SimOptions{H: h, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
+	sim, err := NewSimulation([]*fe.Body{bar}, det, SimOptions{H: h, Theta: 0.5, Solver: signorini.Options{ChangeTol: -1}})
 	require.NoError(t, err)
 	return sim, bar
 }
@@ -47,7 +48,7 @@ func TestBarOnWall(t *testing.T) {
 	E, rho, L, A := 1e8, 1000.0, 0.1, 0.01
 	mat := element.Elastic{E: E, Nu: 0, Rho: rho, PlaneStress: true, Thickness: 1}
 	h := 1e-6
-	sim, bar := barOnWall(t, mat, BodyOptions{}, L, A, h)
+	sim, bar := barOnWall(t, mat, fe.BodyOptions{}, L, A, h)
 	s := bar.Space
 	momentum := func() float64 {
 		mv := make([]float64, len(bar.V))

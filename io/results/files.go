@@ -9,6 +9,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
@@ -19,7 +20,7 @@ import (
 // BodyGrid turns a body's state into a VTK grid: the reference mesh with
 // displacement and velocity vectors and, for a body of a material,
 // recovered stresses (Cauchy stresses for a hyperelastic body).
-func BodyGrid(b *timestep.Body) (*vtk.Grid, error) {
+func BodyGrid(b *fe.Body) (*vtk.Grid, error) {
 	g := vtk.FromMesh(b.Space.Mesh)
 	u := b.Displacement()
 	g.AddPointVector("displacement", u)
@@ -67,7 +68,7 @@ type series struct {
 
 // write writes the bodies at time t; depths are their nodes' depths inside
 // another body or obstacle (Simulation.NodeDepths).
-func (s *series) write(t float64, bodies []*timestep.Body, depths [][]float64) error {
+func (s *series) write(t float64, bodies []*fe.Body, depths [][]float64) error {
 	for i, b := range bodies {
 		g, err := BodyGrid(b)
 		if err != nil {
@@ -111,7 +112,7 @@ type history struct {
 // A history resumed (at >= 0) keeps the first at bytes of the file an
 // earlier run wrote (history.csv, or history.csv.partial when that run
 // did not end) and appends to them.
-func newHistory(files *outdir.Folder, pairs int, bodies []*timestep.Body, kinds []kind.Drawn, gl gapLedger, pl pointLedger, at int64) (*history, error) {
+func newHistory(files *outdir.Folder, pairs int, bodies []*fe.Body, kinds []kind.Drawn, gl gapLedger, pl pointLedger, at int64) (*history, error) {
 	path, err := files.Path("history.csv")
 	if err != nil {
 		return nil, err

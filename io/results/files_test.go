@@ -8,8 +8,8 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
-	"github.com/fecontact/fecontact/timestep"
 )
 
 // TestBodyGridStress: bodies.pvd's stress_xx of a block stretched by 1.3
@@ -27,7 +27,7 @@ func TestBodyGridStress(t *testing.T) {
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := timestep.NewBody("block", s, mat, timestep.BodyOptions{Law: tc.law})
+		b, err := fe.NewBody("block", s, mat, fe.BodyOptions{Law: tc.law})
 		require.NoError(t, err)
 		for e, full := range s.DOFs.DOF {
 			if full%2 == 0 {

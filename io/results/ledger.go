@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fecontact/fecontact/timestep"
+	"github.com/fecontact/fecontact/fe"
 )
 
 // bodyLedger gives a body's centroid, linear momentum and angular momentum
@@ -13,13 +13,13 @@ import (
 // the linear momentum (M is symmetric); the angular momentum sum m_i x_i x
 // v_i is that of the row-sum masses.
 type bodyLedger struct {
-	body  *timestep.Body
+	body  *fe.Body
 	mass  []float64 // per node
 	total float64   // the body's mass per m of thickness
 	u, v  []float64 // full displacement and velocity, reused every row
 }
 
-func newBodyLedger(b *timestep.Body) (*bodyLedger, error) {
+func newBodyLedger(b *fe.Body) (*bodyLedger, error) {
 	mass := b.NodalMasses()
 	full := make([]float64, 2*len(b.Space.Mesh.Nodes))
 	l := &bodyLedger{body: b, mass: mass, u: full, v: make([]float64, len(full))}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
@@ -137,7 +138,7 @@ func NewWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options) (*Wr
 // newWriter is NewWriter with the history resumed at its first at bytes
 // (at >= 0: ResumeWriter).
 func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at int64) (*Writer, error) {
-	bodies := make([]*timestep.Body, sim.Stepper.NumBodies())
+	bodies := make([]*fe.Body, sim.Stepper.NumBodies())
 	for i := range bodies {
 		bodies[i] = sim.Stepper.Body(i)
 	}
@@ -247,7 +248,7 @@ func (o *Writer) KeepPoint() {
 func (o *Writer) WriteFields() error {
 	sim := o.sim
 	s := sim.Stepper
-	bodies := make([]*timestep.Body, s.NumBodies())
+	bodies := make([]*fe.Body, s.NumBodies())
 	for i := range bodies {
 		bodies[i] = s.Body(i)
 	}

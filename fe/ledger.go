@@ -1,4 +1,4 @@
-package timestep
+package fe
 
 import (
 	"errors"
@@ -9,9 +9,6 @@ import (
 
 // The energy ledger of the finite-element bodies: the accounts, and a
 // state the caller set by hand between steps booked as external work.
-
-// Energy is a body's energy account (kind.Energy: every kind's).
-type Energy = kind.Energy
 
 // remember keeps the velocity and position the accounts are booked at.
 func (st *state) remember() {
@@ -41,11 +38,11 @@ func (st *state) rebook() error {
 }
 
 // Energy returns body i's energy account.
-func (s *Stepper) Energy(i int) Energy { return s.bodies[i].energy }
+func (s *Stepper) Energy(i int) kind.Energy { return s.bodies[i].energy }
 
 // TotalEnergy sums the accounts of all bodies.
-func (s *Stepper) TotalEnergy() Energy {
-	var e Energy
+func (s *Stepper) TotalEnergy() kind.Energy {
+	var e kind.Energy
 	for _, st := range s.bodies {
 		e = e.Add(st.energy)
 	}
@@ -61,7 +58,7 @@ func (s *Stepper) Restart() error {
 		return errors.New("timestep: Restart in the middle of a step")
 	}
 	for _, st := range s.bodies {
-		st.energy = Energy{}
+		st.energy = kind.Energy{}
 		if err := st.start(); err != nil {
 			return err
 		}

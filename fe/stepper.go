@@ -1,4 +1,4 @@
-package timestep
+package fe
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
 	"github.com/fecontact/fecontact/assemble/csr"
+	"github.com/fecontact/fecontact/kind"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -42,7 +43,7 @@ type state struct {
 	kv0, mv0 []float64 // K v and M v at the start of the step
 	kv1, mv1 []float64
 	kq       []float64 // K q, updated incrementally
-	energy   Energy
+	energy   kind.Energy
 	// known is the velocity and position the accounts were last booked
 	// at (v, then q): one the caller set between steps is booked anew
 	// (rebook).
@@ -269,23 +270,23 @@ func (s *Stepper) FreeVelocity(i int) []float64 { return s.bodies[i].vfree }
 // Compliance returns the compliance C = (Mhat^-1)_BB of body i's contact
 // DOFs (Body.ContactNodes), kept from the factor: an impulse r on them
 // changes their velocities by C r.
-func (s *Stepper) Compliance(i int) Compliance {
-	return Compliance{Eqs: s.bodies[i].eqB, C: s.bodies[i].comp}
+func (s *Stepper) Compliance(i int) kind.Compliance {
+	return kind.Compliance{Eqs: s.bodies[i].eqB, C: s.bodies[i].comp}
 }
 
 // ComplianceOn returns body i's compliance (Mhat^-1) on any of its
 // equations, one solve per equation: for DOFs other than the contact ones.
-func (s *Stepper) ComplianceOn(i int, eqs []int) (Compliance, error) {
+func (s *Stepper) ComplianceOn(i int, eqs []int) (kind.Compliance, error) {
 	if i < 0 || i >= len(s.bodies) {
-		return Compliance{}, fmt.Errorf("timestep: compliance of body %d of %d", i, len(s.bodies))
+		return kind.Compliance{}, fmt.Errorf("timestep: compliance of body %d of %d", i, len(s.bodies))
 	}
 	n := s.bodies[i].b.Space.N()
 	nb := len(eqs)
-	c := Compliance{Eqs: slices.Clone(eqs), C: make([]float64, nb*nb)}
+	c := kind.Compliance{Eqs: slices.Clone(eqs), C: make([]float64, nb*nb)}
 	r, v := make([]float64, n), make([]float64, n)
 	for k, e := range eqs {
 		if e < 0 || e >= n {
-			return Compliance{}, fmt.Errorf("timestep: compliance of body %s: equation %d of %d", s.bodies[i].b.Name, e, n)
+			return kind.Compliance{}, fmt.Errorf("timestep: compliance of body %s: equation %d of %d", s.bodies[i].b.Name, e, n)
 		}
 		clear(r)
 		r[e] = 1

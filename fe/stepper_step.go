@@ -1,4 +1,4 @@
-package timestep
+package fe
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/cholesky"
+	"github.com/fecontact/fecontact/kind"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -77,18 +78,18 @@ func (st *state) startSolve(rhs, base []float64) {
 	st.impulse = false
 }
 
-// parallelDOFs is the size of a model from which the bodies' solves run
+// ParallelDOFs is the size of a model from which the bodies' solves run
 // concurrently: below it, starting goroutines costs more than it saves.
-const parallelDOFs = 20000
+const ParallelDOFs = 20000
 
 // eachBody runs every body's half of a step (begin, or finish):
-// concurrently, one goroutine per body, for models of parallelDOFs and
+// concurrently, one goroutine per body, for models of ParallelDOFs and
 // more. Each body's work touches only its own state, so the result does
 // not depend on the number of cores; the error returned is that of the
 // first body in order.
 func (s *Stepper) eachBody(finish bool) error {
 	errs := s.errs
-	if len(s.bodies) > 1 && s.dofs >= parallelDOFs && runtime.GOMAXPROCS(0) > 1 {
+	if len(s.bodies) > 1 && s.dofs >= ParallelDOFs && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
 		for i, st := range s.bodies {
 			wg.Add(1)
@@ -306,23 +307,23 @@ func (st *state) addImpulse() {
 // massCompliance returns the compliance M^-1 of body i's contact DOFs,
 // factorising M on the first call: the response of the body to an impact,
 // which lasts no time, so that neither stiffness nor damping acts.
-func (s *Stepper) massCompliance(i int) (Compliance, error) {
+func (s *Stepper) massCompliance(i int) (kind.Compliance, error) {
 	st := s.bodies[i]
 	if st.mfactor == nil {
 		f, err := st.b.Space.FactorLast(st.b.M, st.nodes)
 		if err != nil {
-			return Compliance{}, fmt.Errorf("body %s: factorising M for an impact at the start: %w", st.b.Name, err)
+			return kind.Compliance{}, fmt.Errorf("body %s: factorising M for an impact at the start: %w", st.b.Name, err)
 		}
 		c, rows, err := f.TailCompliance(len(st.eqB))
 		if err == nil && !slices.Equal(rows, st.eqB) {
 			err = errors.New("the contact boundary is not last in its order")
 		}
 		if err != nil {
-			return Compliance{}, fmt.Errorf("body %s: the mass compliance of the contact boundary: %w", st.b.Name, err)
+			return kind.Compliance{}, fmt.Errorf("body %s: the mass compliance of the contact boundary: %w", st.b.Name, err)
 		}
 		st.mfactor, st.mcomp = f, c
 	}
-	return Compliance{Eqs: st.eqB, C: st.mcomp}, nil
+	return kind.Compliance{Eqs: st.eqB, C: st.mcomp}, nil
 }
 
 // impact applies a generalised impulse r to body i at the current time,

@@ -1,4 +1,4 @@
-package timestep
+package fe
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ func (b *Body) nodeDisplacement(n int) [2]float64 {
 // small-strain model then gives wrong answers without an error (a linear
 // disc rolling down an incline rises off it and rolls back). Its key is
 // the body's name. It costs one pass over the linear bodies' nodes.
-func (f *feFamily) Warnings(t float64) []kind.Warning {
+func (f *Family) Warnings(t float64) []kind.Warning {
 	var out []kind.Warning
 	for i := range f.st.NumBodies() {
 		b := f.st.Body(i)

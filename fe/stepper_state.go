@@ -1,8 +1,10 @@
-package timestep
+package fe
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/fecontact/fecontact/kind"
 )
 
 // stepperState is what the Stepper and its bodies carry from one step to
@@ -20,7 +22,7 @@ type stepperState struct {
 // modified Newton made the factor it keeps.
 type bodyState struct {
 	Q, V, Kq, F0, Kv0, Mv0 []float64
-	Energy                 Energy
+	Energy                 kind.Energy
 	Fint0                  []float64
 	W0                     float64
 	FactQ1, FactQt         []float64

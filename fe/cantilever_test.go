@@ -1,4 +1,4 @@
-package timestep
+package fe
 
 import (
 	"testing"
