@@ -54,12 +54,12 @@ func SpringGrid(sys *System) *vtk.Grid {
 
 // Series are masses.pvd (dots of their contact radius) and springs.pvd
 // (lines), kind.Drawn.
-func (f family) Series() []kind.Series {
+func (f family) Series() ([]kind.Series, error) {
 	if f.sys == nil || len(f.sys.Masses) == 0 {
-		return nil
+		return nil, nil
 	}
 	return []kind.Series{{Name: "masses", Style: kind.Dots, Grid: Grid(f.sys)},
-		{Name: "springs", Style: kind.Lines, Grid: SpringGrid(f.sys)}}
+		{Name: "springs", Style: kind.Lines, Grid: SpringGrid(f.sys)}}, nil
 }
 
 // Shapes are the springs as lines and the masses as dots.

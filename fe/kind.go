@@ -18,6 +18,15 @@ import (
 type Family struct {
 	st     *Stepper
 	loaded []int // Predict's columns of a compliance with an impulse
+	// What the outputs are drawn with (draw.go): the depths' measure and
+	// storage, each body's sides, nodal masses, and full displacement and
+	// velocity.
+	depths func(dst [][]float64) [][]float64
+	depth  [][]float64
+	base   int // the first body's global index (Source)
+	sides  [][][]int
+	masses [][]float64
+	u, v   []float64
 }
 
 // Touch is a side of a body something touches (a contact pair's side, a
@@ -56,8 +65,12 @@ func (f *Family) Stepper() *Stepper { return f.st }
 // Name names the family in a checkpoint's sections and in messages.
 func (f *Family) Name() string { return "finite-element bodies" }
 
-// Source is nil: the simulation's Detector brings the bodies' units.
-func (f *Family) Source(int, *kind.Placement) kind.Source { return nil }
+// Source is nil: the simulation's Detector brings the bodies' units. It
+// keeps base, the first body's global index.
+func (f *Family) Source(base int, _ *kind.Placement) kind.Source {
+	f.base = base
+	return nil
+}
 
 // bindSides numbers each side made from a body (contact.Side.Owner) with
 // that body's place in bodies.
@@ -140,8 +153,17 @@ func (f *Family) Begin(c kind.Clock) error {
 	return f.st.Begin()
 }
 
-// Iterations and Factorisations are the hyperelastic bodies' counts of the
-// step (kind.Iterated).
+// Iterates, Iterations and Factorisations say whether a body is
+// hyperelastic, and the hyperelastic bodies' counts of the step
+// (kind.Iterated).
+func (f *Family) Iterates() bool {
+	for k := range f.Len() {
+		if f.st.Body(k).Law != 0 {
+			return true
+		}
+	}
+	return false
+}
 func (f *Family) Iterations() int     { return f.st.Newton() }
 func (f *Family) Factorisations() int { return f.st.Factorisations() }
 

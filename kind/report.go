@@ -4,6 +4,9 @@ package kind
 // solve), optional: the counts of its last step go into the step's
 // statistics.
 type Iterated interface {
+	// Iterates tells whether any of the family's bodies iterates (the
+	// history then has a column of iterations).
+	Iterates() bool
 	// Iterations is the most iterations a body of the family took.
 	Iterations() int
 	// Factorisations counts the factorisations the step made.

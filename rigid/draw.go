@@ -75,11 +75,11 @@ const maxColumns = 50
 
 // Series is rigid.pvd (kind.Drawn): the bodies as polygons, the driven
 // ones marked, which the ParaView script shows but does not frame.
-func (f family) Series() []kind.Series {
+func (f family) Series() ([]kind.Series, error) {
 	if f.Len() == 0 {
-		return nil
+		return nil, nil
 	}
-	return []kind.Series{{Name: "rigid", Style: kind.Solid, Grid: Grid(f.sys)}}
+	return []kind.Series{{Name: "rigid", Style: kind.Solid, Grid: Grid(f.sys)}}, nil
 }
 
 // Shapes are the bodies' outlines, a driven one still.

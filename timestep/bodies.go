@@ -1,6 +1,10 @@
 package timestep
 
-import "github.com/fecontact/fecontact/kind"
+import (
+	"slices"
+
+	"github.com/fecontact/fecontact/kind"
+)
 
 // NumBodies is the number of bodies of every kind: the range of the global
 // body index (ContactState.Body), finite-element bodies first, then each
@@ -12,6 +16,10 @@ func (s *Simulation) NumBodies() int {
 	}
 	return n
 }
+
+// Families are the simulation's kinds of body, in the order of the
+// global body index.
+func (s *Simulation) Families() []kind.Family { return slices.Clone(s.families) }
 
 // BodyOf is global body i's family and its index there; ok is false for
 // an index out of range. A program that embeds the simulation reads and

@@ -58,6 +58,7 @@ func NewSimulation(bodies []*fe.Body, det *contact.Detector, opt SimOptions) (*S
 		return nil, err
 	}
 	s.Stepper, s.Rigid, s.Points = elastic.Stepper(), opt.Rigid, opt.Points
+	elastic.SetDepths(s.NodeDepths)
 	return s, nil
 }
 

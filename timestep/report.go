@@ -138,20 +138,20 @@ func (s *Simulation) sweptError(o contact.Overlap, done int) error {
 		done, s.Time(), s.Describe(o), s.Detector.Pairs[o.Pair].Alert)
 }
 
-// NodeDepths returns, per elastic body and node, how deep the node lies
-// inside the other body or the obstacle of a contact pair whose side it is
-// on, in the current configuration (0 outside, and for nodes of no side):
-// the measure of StepStats.Deepest, node by node, for output. dst is
-// reused when it has the shape.
+// NodeDepths returns, per body (by its global index) and node, how deep
+// the node lies inside the other body or the obstacle of a contact pair
+// whose side it is on, in the current configuration (0 outside, and for
+// nodes of no side; no nodes for a body without a mesh): the measure of
+// StepStats.Deepest, node by node, for output (fe.Family.SetDepths). dst
+// is reused when it has the shape.
 func (s *Simulation) NodeDepths(dst [][]float64) [][]float64 {
-	st := s.Stepper
-	if len(dst) != st.NumBodies() {
-		dst = make([][]float64, st.NumBodies())
+	s.placeAll() // placed again at the next step's start
+	if len(dst) != len(s.at.Disp) {
+		dst = make([][]float64, len(s.at.Disp))
 	}
 	for i := range dst {
-		dst[i] = reuse.Zeroed(dst[i], len(st.Body(i).Space.Mesh.Nodes))
+		dst[i] = reuse.Zeroed(dst[i], len(s.at.Disp[i])/2)
 	}
-	s.placeAll() // placed again at the next step's start
-	s.Detector.DepthsTo(dst, s.at.Config(st.Time()))
+	s.Detector.DepthsTo(dst, s.at.Config(s.Time()))
 	return dst
 }

@@ -177,7 +177,7 @@ func (s source) Reverse(contact.Key) bool      { return false }
 
 // Series are the beads as dots of their radius, beads.pvd (kind.Drawn):
 // what the outputs write of a kind they have never heard of.
-func (f family) Series() []kind.Series {
+func (f family) Series() ([]kind.Series, error) {
 	g := &vtk.Grid{}
 	var radius, velocity []float64
 	for k, x := range f.b.X {
@@ -187,7 +187,7 @@ func (f family) Series() []kind.Series {
 	}
 	g.AddPointScalar("radius", radius)
 	g.AddPointVector("velocity", velocity)
-	return []kind.Series{{Name: "beads", Style: kind.Dots, Grid: g}}
+	return []kind.Series{{Name: "beads", Style: kind.Dots, Grid: g}}, nil
 }
 
 // Shapes are the beads as dots.

@@ -22,8 +22,12 @@ func TestPictures(t *testing.T) {
 	m, err := mesh.Rectangle([2]float64{0, 0}, 1, 0.5, 4, 2, mesh.Q8)
 	require.NoError(t, err)
 	pts := []results.EnergyPoint{{T: 0, E: timestep.Energy{Kinetic: 1}, Gaps: []float64{0.01}}, {T: 1e-3, E: timestep.Energy{Kinetic: 0.5, Elastic: 0.4}, Works: results.Works{Law: -0.05, Friction: -0.05}, Gaps: []float64{0.02}}}
-	snap := results.Snapshot{T: 0.5, Meshes: []*mesh.Mesh{m}, Pos: [][][2]float64{m.Nodes},
-		Shapes: []kind.Shape{{Form: kind.Outline, Points: [][2]float64{{0, -1}, {2, -1}, {2, 0}, {0, 0}}, Still: true},
+	var sides [][]int
+	for _, c := range m.Cells {
+		sides = append(sides, c.Nodes)
+	}
+	snap := results.Snapshot{T: 0.5,
+		Shapes: []kind.Shape{{Form: kind.Mesh, Points: m.Nodes, Sides: sides}, {Form: kind.Outline, Points: [][2]float64{{0, -1}, {2, -1}, {2, 0}, {0, 0}}, Still: true},
 			{Form: kind.Line, Points: [][2]float64{{0.5, 1}, {0.5, 2}}}, {Form: kind.Dot, Points: [][2]float64{{0.5, 1}}}},
 		Obstacles: [][][2]float64{{{-1, -1}, {3, -1}}}}
 	profile := results.ProfileCurves{Title: "profile", Curves: []results.ProfileCurve{

@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -17,45 +18,7 @@ import (
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/results"
 	"github.com/fecontact/fecontact/kind"
-	"github.com/fecontact/fecontact/mesh"
 )
-
-// sides lists the segments to draw for a mesh: every cell side of a small
-// mesh (quadratic sides as two segments through the mid-side node), only
-// the boundary of a large one.
-func sides(m *mesh.Mesh) [][]int {
-	var out [][]int
-	seen := map[[2]int]bool{}
-	add := func(e mesh.Edge) {
-		k := [2]int{min(e.Nodes[0], e.Nodes[1]), max(e.Nodes[0], e.Nodes[1])}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		if len(e.Nodes) == 3 {
-			out = append(out, []int{e.Nodes[0], e.Nodes[2], e.Nodes[1]})
-		} else {
-			out = append(out, e.Nodes)
-		}
-	}
-	if len(m.Cells) > 2000 {
-		for _, e := range m.BoundaryEdges() {
-			add(e)
-		}
-		return out
-	}
-	for c, cell := range m.Cells {
-		for s := 0; s < cell.Kind.NumCorners(); s++ {
-			loc := cell.Kind.SideNodes(s)
-			nodes := make([]int, len(loc))
-			for i, l := range loc {
-				nodes[i] = m.Cells[c].Nodes[l]
-			}
-			add(mesh.Edge{Nodes: nodes})
-		}
-	}
-	return out
-}
 
 var bodyColors = []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{148, 103, 189, 255}}
 
@@ -144,11 +107,6 @@ func frame(snaps []results.Snapshot) (lo, hi [2]float64) {
 		hi[0], hi[1] = math.Max(hi[0], x[0]), math.Max(hi[1], x[1])
 	}
 	for _, s := range snaps {
-		for _, p := range s.Pos {
-			for _, x := range p {
-				add(x)
-			}
-		}
 		for _, sh := range s.Shapes {
 			if sh.Form != kind.Line && !sh.Still {
 				for _, x := range sh.Points {
@@ -253,59 +211,55 @@ func addForces(p *plot.Plot, s results.Snapshot, fmax, cmax, length float64) err
 	return nil
 }
 
-// addBodies draws a snapshot's elastic bodies' cell sides, the other
-// kinds' outlines, obstacles (grey), lines (springs) and dots (point
-// masses).
+// addBodies draws a snapshot's meshes' cell sides and outlines, each body
+// in a colour of its own, obstacles (grey), lines (springs) and dots
+// (point masses).
 func addBodies(p *plot.Plot, s results.Snapshot) error {
-	for b, m := range s.Meshes {
-		for _, seg := range sides(m) {
-			pts := make(plotter.XYs, len(seg))
-			for i, n := range seg {
-				pts[i] = plotter.XY{X: s.Pos[b][n][0], Y: s.Pos[b][n][1]}
-			}
-			l, err := plotter.NewLine(pts)
-			if err != nil {
-				return err
-			}
-			l.Color = bodyColors[b%len(bodyColors)]
-			l.Width = vg.Points(0.5)
-			p.Add(l)
-		}
-	}
 	b := 0
 	for _, sh := range s.Shapes {
-		if sh.Form != kind.Outline {
+		var lines [][][2]float64
+		switch sh.Form {
+		case kind.Mesh:
+			for _, side := range sh.Sides {
+				line := make([][2]float64, len(side))
+				for i, n := range side {
+					line[i] = sh.Points[n]
+				}
+				lines = append(lines, line)
+			}
+		case kind.Outline:
+			lines = [][][2]float64{append(slices.Clip(sh.Points), sh.Points[0])}
+		default:
 			continue
 		}
-		o := sh.Points
-		pts := make(plotter.XYs, len(o)+1)
-		for i := range pts {
-			x := o[i%len(o)]
-			pts[i] = plotter.XY{X: x[0], Y: x[1]}
+		for _, line := range lines {
+			if err := addLine(p, line, bodyColors[b%len(bodyColors)], vg.Points(0.5)); err != nil {
+				return err
+			}
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return err
-		}
-		l.Color = bodyColors[(len(s.Meshes)+b)%len(bodyColors)]
-		l.Width = vg.Points(0.5)
-		p.Add(l)
 		b++
 	}
 	for _, o := range s.Obstacles { // grey, cut at the panel's edge like a ground
-		pts := make(plotter.XYs, len(o))
-		for i, x := range o {
-			pts[i] = plotter.XY{X: x[0], Y: x[1]}
-		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addLine(p, o, color.Gray{Y: 96}, vg.Points(1)); err != nil {
 			return err
 		}
-		l.Color = color.Gray{Y: 96}
-		l.Width = vg.Points(1)
-		p.Add(l)
 	}
 	return addPoints(p, s)
+}
+
+// addLine draws an open line through points.
+func addLine(p *plot.Plot, points [][2]float64, c color.Color, width vg.Length) error {
+	pts := make(plotter.XYs, len(points))
+	for i, x := range points {
+		pts[i] = plotter.XY{X: x[0], Y: x[1]}
+	}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width = c, width
+	p.Add(l)
+	return nil
 }
 
 // addPoints draws a snapshot's lines (springs) thin and black and its

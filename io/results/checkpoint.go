@@ -17,22 +17,24 @@ import (
 // (ResumeWriter) writes the same files as a run never stopped. Its fields
 // are exported for encoding/gob; they mean nothing to a caller.
 type WriterState struct {
-	History       int64 // bytes of history.csv
-	Count, Bodies int   // pieces written per series, and the bodies series' own count
-	Stride        int
-	E0            float64
-	Energy        []EnergyPoint
-	Snaps         []SnapshotState
-	Figures       Figures
-	First, Last   int // Figures' first and last step with contact
-	ProfileSum    [][]float64
-	ProfileCount  [][]int
-	ProfileSteps  []int
-	Lists         map[string][]vtk.Entry // per .pvd (its name without the extension)
-	Granular      *granular.Series       // nil: the run does not measure its grains
+	History      int64 // bytes of history.csv
+	Count        int   // pieces written per series
+	Stride       int
+	E0           float64
+	Energy       []EnergyPoint
+	Snaps        []SnapshotState
+	Figures      Figures
+	First, Last  int // Figures' first and last step with contact
+	ProfileSum   [][]float64
+	ProfileCount [][]int
+	ProfileSteps []int
+	Lists        map[string][]vtk.Entry // per .pvd (its name without the extension)
+	Granular     *granular.Series       // nil: the run does not measure its grains
 }
 
-// SnapshotState is a Snapshot without its meshes (the simulation's).
+// SnapshotState is a Snapshot. Pos is the finite-element bodies' nodes'
+// positions a checkpoint kept before their meshes were shapes (kind.Mesh)
+// like the other kinds', read back into shapes.
 type SnapshotState struct {
 	T              float64
 	Pos, Obstacles [][][2]float64
@@ -51,10 +53,10 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 	if err := o.writeLists(); err != nil {
 		return WriterState{}, err
 	}
-	st := WriterState{History: n, Count: o.count, Bodies: o.bodies.count, Stride: o.stride, E0: o.e0,
+	st := WriterState{History: n, Count: o.count, Stride: o.stride, E0: o.e0,
 		Energy: slices.Clone(o.energy), Figures: o.figures, First: o.figures.first, Last: o.figures.last, Lists: map[string][]vtk.Entry{}}
 	for _, s := range o.snaps {
-		st.Snaps = append(st.Snaps, SnapshotState{s.T, s.Pos, s.Obstacles, s.Shapes, s.Arrows, s.Chains})
+		st.Snaps = append(st.Snaps, SnapshotState{T: s.T, Obstacles: s.Obstacles, Shapes: s.Shapes, Arrows: s.Arrows, Chains: s.Chains})
 	}
 	if p := o.profile; p != nil {
 		for _, s := range p.sums {
@@ -75,9 +77,9 @@ func (o *Writer) Checkpoint() (WriterState, error) {
 }
 
 // listNames are the .pvd collections' names, in the order they are
-// written: the finite-element bodies', the kinds', then the Writer's own.
+// written: the kinds', then the Writer's own.
 func (o *Writer) listNames() []string {
-	names := []string{"bodies"}
+	var names []string
 	for _, s := range o.drawn {
 		names = append(names, s.name)
 	}
@@ -86,7 +88,7 @@ func (o *Writer) listNames() []string {
 
 // lists are the Writer's .pvd collections by name.
 func (o *Writer) lists() map[string]*vtk.Collection {
-	m := map[string]*vtk.Collection{"bodies": &o.bodies.pvd, "contacts": &o.contacts, "obstacles": &o.obstacle, "chains": &o.chains}
+	m := map[string]*vtk.Collection{"contacts": &o.contacts, "obstacles": &o.obstacle, "chains": &o.chains}
 	for _, s := range o.drawn {
 		m[s.name] = s.list
 	}
@@ -104,15 +106,15 @@ func ResumeWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, s
 	if err != nil {
 		return nil, err
 	}
-	w.count, w.bodies.count, w.stride, w.e0 = st.Count, st.Bodies, st.Stride, st.E0
+	w.count, w.stride, w.e0 = st.Count, st.Stride, st.E0
 	w.energy, w.figures = st.Energy, st.Figures
 	w.figures.first, w.figures.last = st.First, st.Last
 	for _, s := range st.Snaps {
-		snap := Snapshot{T: s.T, Pos: s.Pos, Shapes: s.Shapes, Obstacles: s.Obstacles, Arrows: s.Arrows, Chains: s.Chains}
-		for i := range sim.Stepper.NumBodies() {
-			snap.Meshes = append(snap.Meshes, sim.Stepper.Body(i).Space.Mesh)
+		shapes, err := w.oldMeshes(s.Pos)
+		if err != nil {
+			return nil, err
 		}
-		w.snaps = append(w.snaps, snap)
+		w.snaps = append(w.snaps, Snapshot{T: s.T, Shapes: append(shapes, s.Shapes...), Obstacles: s.Obstacles, Arrows: s.Arrows, Chains: s.Chains})
 	}
 	if p := w.profile; p != nil {
 		for k := range st.ProfileSteps {
@@ -126,6 +128,33 @@ func ResumeWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, s
 		return nil, err
 	}
 	return w, nil
+}
+
+// oldMeshes are the meshes of a snapshot a checkpoint kept as node
+// positions (pos, per finite-element body): the kinds' mesh shapes now,
+// in order, at those positions.
+func (o *Writer) oldMeshes(pos [][][2]float64) ([]kind.Shape, error) {
+	if len(pos) == 0 {
+		return nil, nil
+	}
+	var now []kind.Shape
+	for _, d := range o.kinds {
+		now = d.Shapes(now)
+	}
+	var out []kind.Shape
+	for _, sh := range now {
+		if sh.Form == kind.Mesh && len(out) < len(pos) {
+			if len(pos[len(out)]) != len(sh.Points) {
+				return nil, fmt.Errorf("results: a picture's snapshot of %d nodes for a body of %d", len(pos[len(out)]), len(sh.Points))
+			}
+			sh.Points = pos[len(out)]
+			out = append(out, sh)
+		}
+	}
+	if len(out) != len(pos) {
+		return nil, fmt.Errorf("results: a picture's snapshot of %d finite-element bodies for %d", len(pos), len(out))
+	}
+	return out, nil
 }
 
 // restoreLists puts the .pvd collections back, rewrites their files and
@@ -164,7 +193,7 @@ func (o *Writer) restoreLists(lists map[string][]vtk.Entry) error {
 func (o *Writer) isPiece(name string) bool {
 	pats := slices.Clone(pieceFiles)
 	for _, s := range o.drawn {
-		pats = append(pats, s.name+"_[0-9][0-9][0-9][0-9][0-9].vtu")
+		pats = append(pats, s.name+"_[0-9][0-9][0-9][0-9][0-9].vtu", s.name+"_*_[0-9][0-9][0-9][0-9][0-9].vtu")
 	}
 	for _, pat := range pats {
 		if ok, _ := filepath.Match(pat, name); ok {

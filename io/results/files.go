@@ -7,104 +7,31 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fecontact/fecontact/assemble"
-	"github.com/fecontact/fecontact/element"
-	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
-	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/timestep"
 )
-
-// BodyGrid turns a body's state into a VTK grid: the reference mesh with
-// displacement and velocity vectors and, for a body of a material,
-// recovered stresses (Cauchy stresses for a hyperelastic body).
-func BodyGrid(b *fe.Body) (*vtk.Grid, error) {
-	g := vtk.FromMesh(b.Space.Mesh)
-	u := b.Displacement()
-	g.AddPointVector("displacement", u)
-	g.AddPointVector("velocity", b.Velocity())
-	if b.Material == (element.Elastic{}) {
-		return g, nil
-	}
-	stresses := b.Space.Stresses
-	if b.Law != 0 { // large strain: the true stress of the deformed body
-		stresses = func(u []float64, m element.Elastic) (*assemble.Stresses, error) {
-			return b.Space.CauchyStresses(u, b.Hyperelastic())
-		}
-	}
-	st, err := stresses(u, b.Material)
-	if err != nil {
-		return nil, fmt.Errorf("body %s: %w", b.Name, err)
-	}
-	nn, nc := len(st.Node), len(st.Cell)
-	xx, yy, xy, vm := make([]float64, nn), make([]float64, nn), make([]float64, nn), make([]float64, nn)
-	for i, s := range st.Node {
-		xx[i], yy[i], xy[i], vm[i] = s.XX, s.YY, s.XY, s.VonMises()
-	}
-	g.AddPointScalar("stress_xx", xx)
-	g.AddPointScalar("stress_yy", yy)
-	g.AddPointScalar("stress_xy", xy)
-	g.AddPointScalar("von_mises", vm)
-	cvm := make([]float64, nc)
-	for i, s := range st.Cell {
-		cvm[i] = s.VonMises()
-	}
-	g.AddCellScalar("von_mises_cell", cvm)
-	return g, nil
-}
-
-// series writes one .vtu per body per output step and lists them in the
-// collection the Writer writes as the .pvd (Writer.writeLists), which so
-// only ever lists complete pieces.
-type series struct {
-	files *outdir.Folder
-	name  string
-	enc   vtk.Encoding
-	pvd   vtk.Collection
-	count int
-}
-
-// write writes the bodies at time t; depths are their nodes' depths inside
-// another body or obstacle (Simulation.NodeDepths).
-func (s *series) write(t float64, bodies []*fe.Body, depths [][]float64) error {
-	for i, b := range bodies {
-		g, err := BodyGrid(b)
-		if err != nil {
-			return err
-		}
-		g.AddPointScalar("depth", depths[i])
-		file := fmt.Sprintf("%s_%s_%05d.vtu", s.name, b.Name, s.count)
-		if err := writeVTU(s.files, file, g, s.enc); err != nil {
-			return err
-		}
-		s.pvd.Add(t, i, file)
-	}
-	s.count++
-	return nil
-}
 
 // history writes the per-step history as CSV. It is written as
 // NAME.partial and renamed to NAME only when the run completes, so a run
 // that fails or is killed never leaves a truncated history.csv.
 type history struct {
-	f       *os.File
-	w       *bufio.Writer
-	path    string // history.csv; the run writes path.partial until it ends
-	ledgers []*bodyLedger
-	kinds   []kind.Drawn // the other kinds' columns (kind.Drawn)
-	row     []float64    // their values, reused
-	digits  []int        // the digits each is written to
-	gaps    gapLedger
-	points  pointLedger
-	newton  bool // a column of Newton iterations, for hyperelastic bodies
+	f      *os.File
+	w      *bufio.Writer
+	path   string       // history.csv; the run writes path.partial until it ends
+	kinds  []kind.Drawn // the other kinds' columns (kind.Drawn)
+	row    []float64    // their values, reused
+	digits []int        // the digits each is written to
+	gaps   gapLedger
+	points pointLedger
+	newton bool // a column of Newton iterations, for a kind that iterates (kind.Iterated)
 }
 
 // newHistory creates the CSV of a run, one line per step: the energies and
 // works, the contact statistics, then per contact pair the resultant force
-// on the candidate body and the closed units, per finite-element body the
-// centroid and momenta, each other kind's columns (kind.Drawn: a rigid
+// on the candidate body and the closed units, each kind's columns
+// (kind.Drawn: a finite-element body's centroid and momenta, a rigid
 // body's centre, rotation and momenta, a point mass's position and
 // velocity), the gaps asked for, and per point contact the resultant force
 // on its masses.
@@ -112,7 +39,7 @@ type history struct {
 // A history resumed (at >= 0) keeps the first at bytes of the file an
 // earlier run wrote (history.csv, or history.csv.partial when that run
 // did not end) and appends to them.
-func newHistory(files *outdir.Folder, pairs int, bodies []*fe.Body, kinds []kind.Drawn, gl gapLedger, pl pointLedger, at int64) (*history, error) {
+func newHistory(files *outdir.Folder, pairs int, newton bool, kinds []kind.Drawn, gl gapLedger, pl pointLedger, at int64) (*history, error) {
 	path, err := files.Path("history.csv")
 	if err != nil {
 		return nil, err
@@ -120,21 +47,13 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*fe.Body, kinds []kind
 	if _, err := files.Path("history.csv.partial"); err != nil {
 		return nil, err
 	}
-	h := &history{path: path, kinds: kinds, gaps: gl, points: pl}
+	h := &history{path: path, kinds: kinds, gaps: gl, points: pl, newton: newton}
 	var columns []kind.Column
 	for _, d := range kinds {
 		columns = append(columns, d.Columns()...)
 	}
 	for _, c := range columns {
 		h.digits = append(h.digits, c.Digits)
-	}
-	for _, b := range bodies {
-		h.newton = h.newton || b.Law != 0
-		l, err := newBodyLedger(b)
-		if err != nil {
-			return nil, err
-		}
-		h.ledgers = append(h.ledgers, l)
 	}
 	if at >= 0 {
 		return h, h.reopen(at)
@@ -158,9 +77,6 @@ func newHistory(files *outdir.Folder, pairs int, bodies []*fe.Body, kinds []kind
 	for k := 1; k <= pairs; k++ {
 		c := fmt.Sprintf("contact%d", k)
 		writeColumns(w, c+"_fx", "N/m", c+"_fy", "N/m", c+"_closed", "")
-	}
-	for _, l := range h.ledgers {
-		l.header(w)
 	}
 	for _, c := range columns {
 		writeColumns(w, c.Name, c.Unit)
@@ -186,9 +102,6 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0
 	}
 	for k := range force {
 		fmt.Fprintf(h.w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
-	}
-	for _, l := range h.ledgers {
-		l.row(h.w)
 	}
 	h.row = h.row[:0]
 	for _, d := range h.kinds {

@@ -19,12 +19,12 @@ import (
 const ParaViewScript = "view_in_paraview.py"
 
 // shown is a series as the ParaView script shows it: its .pvd's name and
-// its style (a kind.Style's name, or the Writer's own series': "fe",
+// its style (a kind.Style's name, or the Writer's own series':
 // "obstacles", "chains", "contacts").
 type shown struct{ name, style string }
 
 // styleNames are kind.Style's names in the script.
-var styleNames = map[kind.Style]string{kind.Solid: "solid", kind.Lines: "lines", kind.Dots: "dots"}
+var styleNames = map[kind.Style]string{kind.Solid: "solid", kind.Lines: "lines", kind.Dots: "dots", kind.Warped: "warped"}
 
 // writeParaViewScript writes the script that opens the series (the .pvd
 // names, in the folder) in ParaView, each as its style says. Its text
@@ -60,10 +60,10 @@ func writeParaViewScript(files *outdir.Folder, series []shown) error {
 }
 
 // writtenSeries lists the .pvd files the Writer wrote and their styles,
-// in the order the script shows them: the finite-element bodies, the
-// kinds' series, the obstacles, the force chains, the contacts.
+// in the order the script shows them: the kinds' series, the obstacles,
+// the force chains, the contacts.
 func (o *Writer) writtenSeries() []shown {
-	all := []shown{{"bodies", "fe"}}
+	var all []shown
 	for _, s := range o.drawn {
 		all = append(all, shown{s.name, styleNames[s.style]})
 	}
@@ -88,7 +88,7 @@ const paraviewTemplate = `# Written by fecontact: this run in ParaView.
 # In ParaView's window: View > Python Shell > Run Script, or Macros > Import
 # new Macro (the macro finds the run by the folder it was written in).
 #
-# It opens every series of the run, warps the elastic bodies by their
+# It opens every series of the run, warps the deformable bodies by their
 # displacement (coloured by von Mises stress), draws the rigid bodies,
 # obstacles and point masses, glyphs the contact forces as arrows whose
 # length is scaled from the largest force of the run (coloured by status:
@@ -99,7 +99,7 @@ import os
 import sys
 
 SERIES = @SERIES@
-STYLES = @STYLES@  # fe, solid, lines, dots (the kinds' series), obstacles, chains, contacts
+STYLES = @STYLES@  # warped, solid, lines, dots (the kinds' series), obstacles, chains, contacts
 RUN = os.fsdecode(base64.b64decode(@RUN@))
 SAMPLES = 40  # frames read to measure the force range and the framing
 
@@ -171,18 +171,18 @@ def main(argv):
     moving = []  # what the camera frames
     stressed = None  # the bodies' display, coloured by stress
 
-    if "bodies.pvd" in readers:
-        warped = pv.WarpByVector(registrationName="bodies, warped", Input=readers["bodies.pvd"],
-                                 Vectors=["POINTS", "displacement"])
-        d = pv.Show(warped, view)
-        d.SetRepresentationType("Surface With Edges")
-        pv.ColorBy(d, ("POINTS", "von_mises"))
-        stressed = d
-        moving.append(warped)
     dots = []  # the series drawn as spheres, once the scene's size is known
     for name in SERIES:
         reader, style = readers[name], STYLES[name]
-        if style == "solid":  # bodies as surfaces; a ground (driven) is drawn, not framed
+        if style == "warped":  # deformable bodies, coloured by stress
+            warped = pv.WarpByVector(registrationName=name[:-4] + ", warped", Input=reader,
+                                     Vectors=["POINTS", "displacement"])
+            d = pv.Show(warped, view)
+            d.SetRepresentationType("Surface With Edges")
+            pv.ColorBy(d, ("POINTS", "von_mises"))
+            stressed = d
+            moving.append(warped)
+        elif style == "solid":  # bodies as surfaces; a ground (driven) is drawn, not framed
             d = pv.Show(reader, view)
             d.SetRepresentationType("Surface With Edges")
             d.ColorArrayName = ["POINTS", ""]

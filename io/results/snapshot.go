@@ -4,20 +4,16 @@ import (
 	"math"
 
 	"github.com/fecontact/fecontact/kind"
-	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// Snapshot is the deformed node positions of every finite-element body,
-// the other kinds' shapes (kind.Drawn: rigid outlines, springs, point
-// masses) and the obstacles' outlines, at one time: what bodies.png draws
-// (Options.Pictures).
+// Snapshot is the kinds' shapes (kind.Drawn: finite-element bodies'
+// meshes, rigid outlines, springs, point masses) and the obstacles'
+// outlines, at one time: what bodies.png draws (Options.Pictures).
 type Snapshot struct {
 	T         float64
-	Meshes    []*mesh.Mesh
-	Pos       [][][2]float64 // per body and node
-	Shapes    []kind.Shape   // the other kinds', kind by kind
+	Shapes    []kind.Shape   // kind by kind
 	Obstacles [][][2]float64 // the obstacles' outlines (contact.Obstacle.Outline)
 	// Arrows are the contact forces on the finite-element bodies' and the
 	// point masses' nodes (N per m of thickness), where they act; Chains
@@ -39,17 +35,6 @@ type Chain struct {
 
 func takeSnapshot(sim *timestep.Simulation) Snapshot {
 	s := Snapshot{T: sim.Time()}
-	for i := 0; i < sim.Stepper.NumBodies(); i++ {
-		b := sim.Stepper.Body(i)
-		u := b.Displacement()
-		m := b.Space.Mesh
-		p := make([][2]float64, len(m.Nodes))
-		for n, x := range m.Nodes {
-			p[n] = [2]float64{x[0] + u[2*n], x[1] + u[2*n+1]}
-		}
-		s.Meshes = append(s.Meshes, m)
-		s.Pos = append(s.Pos, p)
-	}
 	for _, d := range sim.Drawn() {
 		s.Shapes = d.Shapes(s.Shapes)
 	}

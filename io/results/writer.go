@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/granular"
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
@@ -17,15 +16,13 @@ import (
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// Writer writes a simulation's files: bodies.pvd (one piece per
-// finite-element body per output step), each other kind's series
-// (kind.Drawn: rigid.pvd, masses.pvd, springs.pvd, any other kind's),
-// contacts.pvd (the contact units as points), history.csv (one line per
+// Writer writes a simulation's files: each kind's series (kind.Drawn:
+// bodies.pvd, a piece per finite-element body per output step, rigid.pvd,
+// masses.pvd, springs.pvd, any other kind's), contacts.pvd (the contact units as points), history.csv (one line per
 // step) and, at the end, energy.png and bodies.png.
 type Writer struct {
 	sim      *timestep.Simulation
 	files    *outdir.Folder
-	bodies   *series
 	contacts vtk.Collection
 	kinds    []kind.Drawn
 	drawn    []drawnSeries // the kinds' series, in the order they are written
@@ -39,7 +36,6 @@ type Writer struct {
 	stride   int
 	e0       float64 // the initial energy balance
 	profile  *profile
-	depths   [][]float64 // the nodes' depths inside another body, for bodies.pvd
 	figures  Figures
 	painter  Painter
 	frame    []float64 // Options.Frame
@@ -103,8 +99,8 @@ type drawnSeries struct {
 
 // pieceFiles are the patterns of the Writer's own series' pieces, which a
 // resumed run removes where its checkpoint does not list them (the
-// kinds' series add theirs, NAME_?????.vtu).
-var pieceFiles = []string{"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "bodies_*_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
+// kinds' series add theirs, NAME_?????.vtu and NAME_PART_?????.vtu).
+var pieceFiles = []string{"obstacles_[0-9][0-9][0-9][0-9][0-9].vtu", "contacts_[0-9][0-9][0-9][0-9][0-9].vtu",
 	"chains_[0-9][0-9][0-9][0-9][0-9].vtu"}
 
 // Options of a Writer.
@@ -138,10 +134,6 @@ func NewWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options) (*Wr
 // newWriter is NewWriter with the history resumed at its first at bytes
 // (at >= 0: ResumeWriter).
 func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at int64) (*Writer, error) {
-	bodies := make([]*fe.Body, sim.Stepper.NumBodies())
-	for i := range bodies {
-		bodies[i] = sim.Stepper.Body(i)
-	}
 	for _, g := range opt.Gaps {
 		if sim.Rigid == nil || min(g[0], g[1]) < 0 || max(g[0], g[1]) >= len(sim.Rigid.Bodies) {
 			return nil, fmt.Errorf("results: gap between rigid bodies %d and %d: the simulation has no such rigid bodies", g[0], g[1])
@@ -151,7 +143,7 @@ func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at i
 		return nil, fmt.Errorf("results: profile of %d strips from %g to %g m: expected strips >= 1 and top > bottom", p.Strips, p.Bottom, p.Top)
 	}
 	kinds := sim.Drawn()
-	h, err := newHistory(files, len(sim.Detector.Pairs), bodies, kinds, gapLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
+	h, err := newHistory(files, len(sim.Detector.Pairs), iterates(sim), kinds, gapLedger{sim.Rigid, opt.Gaps}, pointLedger{sim.Points}, at)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +152,7 @@ func newWriter(files *outdir.Folder, sim *timestep.Simulation, opt Options, at i
 		return nil, err
 	}
 	w := &Writer{sim: sim, files: files, enc: opt.Encoding, hist: h, pictures: opt.Pictures, stride: 1, kinds: kinds, drawn: drawn,
-		bodies: &series{files: files, name: "bodies", enc: opt.Encoding}, figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter, frame: slices.Clone(opt.Frame)}
+		figures: newFigures(len(sim.Detector.Pairs) + pointContacts(sim)), painter: opt.Painter, frame: slices.Clone(opt.Frame)}
 	if p := opt.Profile; p != nil {
 		w.profile = &profile{Profile: *p}
 	}
@@ -247,17 +239,6 @@ func (o *Writer) KeepPoint() {
 // rewritten to list it.
 func (o *Writer) WriteFields() error {
 	sim := o.sim
-	s := sim.Stepper
-	bodies := make([]*fe.Body, s.NumBodies())
-	for i := range bodies {
-		bodies[i] = s.Body(i)
-	}
-	if len(bodies) > 0 { // rigid-only runs write no empty bodies.pvd
-		o.depths = sim.NodeDepths(o.depths)
-		if err := o.bodies.write(sim.Time(), bodies, o.depths); err != nil {
-			return err
-		}
-	}
 	grains, err := o.writeKinds(sim.Time())
 	if err != nil {
 		return err
@@ -545,9 +526,13 @@ const grainSeries = "rigid"
 // Writer's own.
 func seriesOf(kinds []kind.Drawn) ([]drawnSeries, error) {
 	var out []drawnSeries
-	seen := map[string]bool{"bodies": true, "contacts": true, "obstacles": true, "chains": true}
+	seen := map[string]bool{"contacts": true, "obstacles": true, "chains": true}
 	for _, d := range kinds {
-		for _, s := range d.Series() {
+		series, err := d.Series()
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range series {
 			if seen[s.Name] || !plainName(s.Name) {
 				return nil, fmt.Errorf("results: a kind's series %q: expected a name of letters, digits and _ that no other series has", s.Name)
 			}
@@ -572,8 +557,12 @@ func plainName(s string) bool {
 // study (nil without one).
 func (o *Writer) writeKinds(t float64) (grains *vtk.Grid, err error) {
 	for _, d := range o.kinds {
-		for _, s := range d.Series() {
-			if s.Grid == nil {
+		series, err := d.Series()
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range series {
+			if s.Grid == nil && len(s.Parts) == 0 {
 				continue
 			}
 			if s.Name == grainSeries {
@@ -583,12 +572,28 @@ func (o *Writer) writeKinds(t float64) (grains *vtk.Grid, err error) {
 			if list == nil {
 				return nil, fmt.Errorf("results: a kind's series %q was not among its series when the run began: a kind's series are fixed", s.Name)
 			}
-			if err := o.writeSeries(s.Name, list, t, s.Grid); err != nil {
+			if err := o.writeKind(s, list, t); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return grains, nil
+}
+
+// writeKind writes a kind's series' piece at time t, or a piece per part
+// (NAME_PART_00042.vtu, listed as the time's parts).
+func (o *Writer) writeKind(s kind.Series, list *vtk.Collection, t float64) error {
+	if s.Grid != nil {
+		return o.writeSeries(s.Name, list, t, s.Grid)
+	}
+	for i, p := range s.Parts {
+		file := fmt.Sprintf("%s_%s_%05d.vtu", s.Name, p.Name, o.count)
+		if err := writeVTU(o.files, file, p.Grid, o.enc); err != nil {
+			return err
+		}
+		list.Add(t, i, file)
+	}
+	return nil
 }
 
 // seriesList is the collection of the kinds' series name, nil for none.
@@ -646,4 +651,15 @@ func WriteGranular(files *outdir.Folder, sr *granular.Series, painter Painter) e
 		return err
 	}
 	return errors.Join(forces, drawn("fabric.png", painter.Fabric(path, sr.RoseShares())))
+}
+
+// iterates tells whether a kind of the simulation iterates its step (a
+// hyperelastic body's Newton): history.csv then has their column.
+func iterates(sim *timestep.Simulation) bool {
+	for _, f := range sim.Families() {
+		if it, ok := f.(kind.Iterated); ok && it.Iterates() {
+			return true
+		}
+	}
+	return false
 }

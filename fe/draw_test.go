@@ -1,4 +1,4 @@
-package results
+package fe
 
 import (
 	"testing"
@@ -8,16 +8,15 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/element"
-	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/mesh"
 )
 
-// TestBodyGridStress: bodies.pvd's stress_xx of a block stretched by 1.3
+// TestGridStress: bodies.pvd's stress_xx of a block stretched by 1.3
 // along x (a free body, held there) is the small-strain E' 0.3 for a
 // linear body and the true stress 1.3 S_11 for a St Venant-Kirchhoff one
 // (S_11 = (lambda + 2 mu) E_11 with E_11 = (1.3^2 - 1)/2, nu = 0: no
 // lateral stress), at every node.
-func TestBodyGridStress(t *testing.T) {
+func TestGridStress(t *testing.T) {
 	mat := element.Elastic{E: 1e6, Nu: 0, Rho: 1000}
 	for _, tc := range []struct {
 		law  element.Law
@@ -27,14 +26,14 @@ func TestBodyGridStress(t *testing.T) {
 		require.NoError(t, err)
 		s, err := assemble.NewSpace(m)
 		require.NoError(t, err)
-		b, err := fe.NewBody("block", s, mat, fe.BodyOptions{Law: tc.law})
+		b, err := NewBody("block", s, mat, BodyOptions{Law: tc.law})
 		require.NoError(t, err)
 		for e, full := range s.DOFs.DOF {
 			if full%2 == 0 {
 				b.Q[e] = 0.3 * m.Nodes[full/2][0]
 			}
 		}
-		g, err := BodyGrid(b)
+		g, err := b.Grid()
 		require.NoError(t, err)
 		var found bool
 		for _, f := range g.PointData {
