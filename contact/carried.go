@@ -24,8 +24,11 @@ func (d *Detector) carriedUnits(r *detection, pi int, p *Pair, cfg Config) {
 	add := func(node, k int, x [2]float64, pr projection, gap float64) {
 		q := Point{Pair: pi, Reverse: true, Node: node, X: x, Xa: pr.xa, N: pr.n, T: [2]float64{-pr.n[1], pr.n[0]}, Gap: gap, Edge: k, S: pr.s}
 		r.points = append(r.points, q)
-		w.scratch = carriedRows(w.scratch[:0], o, side, q, centre, free)
-		r.units = append(r.units, carriedUnit(p, q, vObs, free, r.entries(w.scratch)))
+		var driven [2]float64
+		w.scratch, driven = carriedRows(w.scratch[:0], o, side, q, centre, free, cfg)
+		u := carriedUnit(p, q, vObs, free, r.entries(w.scratch))
+		u.addDriven(driven)
+		r.units = append(r.units, u)
 	}
 	if o.Radius > 0 {
 		c := place.at(o.Center)
@@ -86,12 +89,12 @@ func carriedUnit(p *Pair, q Point, vObs [2]float64, free bool, es []Entry) Unit 
 // the side's edge q.Edge: +n, +t and +(r x n), +(r x t) on a free body's
 // x, y and rotation (r from its centre to the point), -N_k n, -N_k t on
 // the edge's nodes; a driven body (free false) has no rows.
-func carriedRows(es []Entry, o *Obstacle, side *Side, q Point, centre [2]float64, free bool) []Entry {
+func carriedRows(es []Entry, o *Obstacle, side *Side, q Point, centre [2]float64, free bool, cfg Config) ([]Entry, [2]float64) {
 	n, t := q.N, q.T
 	if free {
 		r := [2]float64{q.X[0] - centre[0], q.X[1] - centre[1]}
 		es = append(es, Entry{Body: o.Body, Eq: 0, N: n[0], T: t[0]}, Entry{Body: o.Body, Eq: 1, N: n[1], T: t[1]},
 			Entry{Body: o.Body, Eq: 2, N: cross(r, n), T: cross(r, t)})
 	}
-	return side.Rows(es, Touch{Face: q.Edge, S: q.S}, n, t)
+	return side.Rows(es, Touch{Face: q.Edge, S: q.S}, n, t, cfg)
 }

@@ -98,6 +98,7 @@ type passWork struct {
 	boxes   []box
 	valley  []Point       // second points of candidates in valleys (see valleyPoint)
 	scratch []Entry       // a unit's rows before they are merged
+	driven  [2]float64    // a unit's driven nodes' velocity term (Unit.Driven)
 	carrier [2]float64    // the centre of a carried obstacle's body
 	own     [2][2]float64 // a candidate's own faces, handed to atVertex
 	// The antagonist's shape in the current configuration (one of them).
@@ -241,11 +242,24 @@ type Config struct {
 	// moves with that motion and has no DOFs in its units; nil (or a
 	// short slice) means a free body.
 	Driven []Motion
+	// Moving are the velocities of the finite-element bodies' driven
+	// DOFs, full vectors (2 per node) indexed like Disp, nil for a body
+	// none of whose DOFs is driven: a unit touching a driven node has
+	// its velocity in its Rigid term (Unit.Driven).
+	Moving [][]float64
 }
 
 func (c Config) disp(body int) []float64 {
 	if body < len(c.Disp) {
 		return c.Disp[body]
+	}
+	return nil
+}
+
+// moving is body's driven DOFs' velocities, nil for none.
+func (c Config) moving(body int) []float64 {
+	if body < len(c.Moving) {
+		return c.Moving[body]
 	}
 	return nil
 }
@@ -303,6 +317,10 @@ type Unit struct {
 	MuDynamic float64
 	Entries   []Entry    // sorted by (Body, Eq)
 	Rigid     [2]float64 // obstacle velocity term at the configuration's time
+	// Driven is the part of Rigid of the driven nodes the unit touches
+	// (Config.Moving): their rows times their velocities, which no
+	// obstacle's motion gives (RigidAt does not).
+	Driven [2]float64
 	// ObsN, ObsT are sum_i P_ij n_i and sum_i P_ij t_i: the rigid term of an
 	// obstacle moving at v is (-ObsN.v, -ObsT.v) (see RigidAt).
 	ObsN, ObsT [2]float64

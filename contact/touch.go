@@ -132,17 +132,32 @@ func (a *Side) discTouches(c [2]float64, r, alert float64, ant antagonist, w *pa
 	}
 }
 
-// Rows appends to es f times the rows of a touch on the side: -N_k n and
-// -N_k t on the free DOFs of its edge's nodes k, for a unit of normal n
-// and tangent t whose other body's rows are +n, +t.
-func (a *Side) Rows(es []Entry, t Touch, n, tg [2]float64) []Entry {
+// Rows appends to es the rows of a touch on the side: -N_k n and -N_k t
+// on the free DOFs of its edge's nodes k, for a unit of normal n and
+// tangent t whose other body's rows are +n, +t; it returns the velocity
+// term of the edge's driven DOFs in cfg (Config.Moving), the unit's
+// Driven.
+func (a *Side) Rows(es []Entry, t Touch, n, tg [2]float64, cfg Config) ([]Entry, [2]float64) {
 	e := a.edge(t.Face)
 	var N [3]float64
 	element.EdgeShape(len(e.Nodes), t.S, N[:len(e.Nodes)], nil)
+	var driven [2]float64
 	for k, node := range e.Nodes {
-		for c := 0; c < 2; c++ {
-			if eq := a.DOFs.Eq[2*node+c]; eq >= 0 {
-				es = append(es, Entry{Body: a.Body, Eq: eq, N: -N[k] * n[c], T: -N[k] * tg[c]})
+		es = a.nodeRows(es, node, -N[k], n, tg, cfg.moving(a.Body), &driven)
+	}
+	return es, driven
+}
+
+// nodeRows appends f times n, t on node's free DOFs and adds f times n, t
+// times the velocity of its driven ones (moving, nil for none) to driven.
+func (a *Side) nodeRows(es []Entry, node int, f float64, n, tg [2]float64, moving []float64, driven *[2]float64) []Entry {
+	for c := 0; c < 2; c++ {
+		if eq := a.DOFs.Eq[2*node+c]; eq >= 0 {
+			es = append(es, Entry{Body: a.Body, Eq: eq, N: f * n[c], T: f * tg[c]})
+		} else if moving != nil {
+			if v := moving[2*node+c]; v != 0 {
+				driven[0] += f * n[c] * v
+				driven[1] += f * tg[c] * v
 			}
 		}
 	}

@@ -26,6 +26,7 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 		var heaviest float64
 		u := Unit{Mu: p.Mu, MuDynamic: p.muDynamic}
 		scratch = scratch[:0]
+		ps.work.driven = [2]float64{}
 		for _, w := range col { // complete: every pts[w.I] is found
 			q := pts[w.I]
 			if frame == nil || (pts[j] == nil && w.P > heaviest) {
@@ -33,7 +34,7 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 			}
 			u.Gap += w.P * q.Gap
 			u.Weight += w.P
-			scratch = ps.addRows(scratch, q, w.P, carrier)
+			scratch = ps.addRows(scratch, q, w.P, carrier, cfg)
 			if p.Obstacle != nil {
 				for c := 0; c < 2; c++ {
 					u.ObsN[c] += w.P * q.N[c]
@@ -42,19 +43,20 @@ func (d *Detector) units(r *detection, pi int, p *Pair, ps *pass, pts []*Point, 
 			}
 		}
 		u.Rigid = u.RigidAt(vObs)
+		u.addDriven(ps.work.driven)
 		u.Key = Key{Pair: pi, Node: ps.cand.nodes[j], Edge: frame.Edge, Reverse: ps.reverse}
 		u.X, u.N, u.T = frame.X, frame.N, frame.T
 		u.Entries = r.entries(scratch)
 		r.units = append(r.units, u)
 	}
 	for _, q := range ps.work.valley {
-		ps.valleyUnit(r, pi, &q, p, vObs, carrier)
+		ps.valleyUnit(r, pi, &q, p, vObs, carrier, cfg)
 	}
 }
 
 // valleyUnit appends the unit of a valley point q (a node's second face):
 // a point unit with the node's weight, the sum of its column of P.
-func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]float64, carrier *Obstacle) {
+func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]float64, carrier *Obstacle, cfg Config) {
 	o := p.Obstacle
 	var w float64
 	for _, c := range ps.weights[ps.cand.local[q.Node]] {
@@ -66,7 +68,9 @@ func (ps *pass) valleyUnit(r *detection, pi int, q *Point, p *Pair, vObs [2]floa
 		u.ObsN, u.ObsT = [2]float64{w * q.N[0], w * q.N[1]}, [2]float64{w * q.T[0], w * q.T[1]}
 	}
 	u.Rigid = u.RigidAt(vObs)
-	ps.work.scratch = ps.addRows(ps.work.scratch[:0], q, w, carrier)
+	ps.work.driven = [2]float64{}
+	ps.work.scratch = ps.addRows(ps.work.scratch[:0], q, w, carrier, cfg)
+	u.addDriven(ps.work.driven)
 	u.Entries = r.entries(ps.work.scratch)
 	r.units = append(r.units, u)
 }
@@ -115,14 +119,11 @@ func complete(col []Weight, pts []*Point) bool {
 // node's DOFs, -N_k n, -N_k t on the antagonist edge's nodes k, or -n, -t
 // and -(r x n), -(r x t) on the x, y and rotation of the free rigid body
 // that carries the obstacle carrier (nil for none), r from its centre to
-// the closest point.
-func (ps *pass) addRows(dst []Entry, q *Point, weight float64, carrier *Obstacle) []Entry {
+// the closest point; the rows of driven DOFs times their velocities in cfg
+// go to ps.work.driven.
+func (ps *pass) addRows(dst []Entry, q *Point, weight float64, carrier *Obstacle, cfg Config) []Entry {
 	add := func(side *Side, node int, f float64) {
-		for c := 0; c < 2; c++ {
-			if eq := side.DOFs.Eq[2*node+c]; eq >= 0 {
-				dst = append(dst, Entry{Body: side.Body, Eq: eq, N: f * q.N[c], T: f * q.T[c]})
-			}
-		}
+		dst = side.nodeRows(dst, node, f, q.N, q.T, cfg.moving(side.Body), &ps.work.driven)
 	}
 	add(ps.cand, q.Node, weight)
 	if o := carrier; o != nil {
@@ -159,6 +160,27 @@ func merge(es []Entry) []Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// addDriven adds the velocity term of the driven nodes the unit touches to
+// Rigid, and keeps it (Driven).
+func (u *Unit) addDriven(d [2]float64) {
+	if d != [2]float64{} { // an obstacle's term unchanged to the bit where nothing is driven
+		u.Driven = d
+		u.Rigid[0] += d[0]
+		u.Rigid[1] += d[1]
+	}
+}
+
+// RigidEnd is the unit's Rigid term with its obstacle moving at v: the
+// obstacle's, and its driven nodes' as they were.
+func (u *Unit) RigidEnd(v [2]float64) [2]float64 {
+	r := u.RigidAt(v)
+	if u.Driven != [2]float64{} {
+		r[0] += u.Driven[0]
+		r[1] += u.Driven[1]
+	}
+	return r
 }
 
 // Velocity returns the unit's local velocity U~ = H~ v + Rigid for the

@@ -101,7 +101,9 @@ func (s *System) unit(base, ci, i int, t contact.Touch, cfg contact.Config) cont
 	var es []contact.Entry
 	switch o := c.Obstacle; {
 	case c.Side != nil:
-		es = c.Side.Rows(es, t, n, tg)
+		var driven [2]float64
+		es, driven = c.Side.Rows(es, t, n, tg, cfg)
+		u.Rigid, u.Driven = driven, driven
 	case o.MotionIn(cfg) != nil:
 		u.ObsN, u.ObsT = n, tg
 		u.Rigid = u.RigidAt(o.MotionIn(cfg).Velocity(cfg.Time))

@@ -9,6 +9,7 @@ import (
 	"github.com/fecontact/fecontact/assemble/csr"
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/element"
+	"github.com/fecontact/fecontact/mesh"
 )
 
 // Rayleigh damping C = Alpha M + Beta K.
@@ -57,6 +58,7 @@ type Body struct {
 	// NewSimulation takes them from the detector's sides instead.
 	ContactNodes []int
 
+	drive   *drive     // the driven groups (BodyOptions.Driven), nil for none
 	damping Rayleigh   // set at construction: the stepper's operators and ledger are built on it
 	accel   [2]float64 // gravity's acceleration, whose load vector is gravity
 	gravity []float64  // the constant load vector of gravity
@@ -86,6 +88,9 @@ type BodyOptions struct {
 	// Law makes the body hyperelastic (see Body.Law); NewBody only.
 	Law        element.Law
 	Dilatation element.Dilatation // see Body.Dilatation; with Law only
+	// Driven are groups whose fixed components (the space's) move with a
+	// prescribed velocity (Driven); linear bodies only.
+	Driven []Driven
 }
 
 // NewBody assembles a body's matrices and loads; it starts at rest in its
@@ -136,7 +141,37 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 	if err := space.Gravity(b.gravity, mat, opt.Gravity); err != nil {
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
+	if len(opt.Driven) > 0 {
+		if opt.Law != 0 {
+			return nil, fmt.Errorf("body %s: a driven group on a hyperelastic body is not built yet: drive a linear body, or move the body with a driven obstacle or rigid body", name)
+		}
+		Mf, Kf, err := fullMatrices(space.Mesh, mat, opt.Lumped)
+		if err != nil {
+			return nil, fmt.Errorf("body %s: %w", name, err)
+		}
+		if b.drive, err = newDrive(space, Mf, Kf, opt.Driven); err != nil {
+			return nil, fmt.Errorf("body %s: %w", name, err)
+		}
+	}
 	return b, nil
+}
+
+// fullMatrices are a body's mass and stiffness matrices over all its DOFs,
+// none fixed: the coupling of its driven DOFs.
+func fullMatrices(m *mesh.Mesh, mat element.Elastic, lumped bool) (M, K *csr.Matrix, err error) {
+	all, err := assemble.NewSpace(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if K, err = all.Stiffness(mat); err != nil {
+		return nil, nil, err
+	}
+	if lumped {
+		M, err = all.LumpedMassMatrix(mat)
+	} else {
+		M, err = all.Mass(mat)
+	}
+	return M, K, err
 }
 
 // NewBodyFromMatrices makes a body of a caller's own mass and stiffness
@@ -168,6 +203,12 @@ func NewBodyFromMatrices(name string, space *assemble.Space, M, K *csr.Matrix, o
 		mats[i] = B
 	}
 	b := bodyOf(name, space, mats[0], mats[1], t, opt)
+	if len(opt.Driven) > 0 {
+		var err error
+		if b.drive, err = newDrive(space, M, K, opt.Driven); err != nil {
+			return nil, fmt.Errorf("body %s: %w", name, err)
+		}
+	}
 	for _, tr := range opt.Traction {
 		if _, err := space.Mesh.EdgeGroup(tr.Group); err != nil {
 			return nil, fmt.Errorf("body %s: traction: %w", name, err)
@@ -285,18 +326,36 @@ func (b *Body) Force(dst []float64, t float64) error {
 	return nil
 }
 
-// Displacement returns the full displacement vector (2 per node).
+// Displacement returns the full displacement vector (2 per node), a
+// driven group's included (BodyOptions.Driven).
 func (b *Body) Displacement() []float64 {
 	u := make([]float64, 2*len(b.Space.Mesh.Nodes))
-	b.Space.Expand(u, b.Q, nil)
+	b.displacementTo(u)
 	return u
 }
 
-// Velocity returns the full velocity vector (2 per node).
+// Velocity returns the full velocity vector (2 per node), a driven
+// group's included.
 func (b *Body) Velocity() []float64 {
 	v := make([]float64, 2*len(b.Space.Mesh.Nodes))
-	b.Space.Expand(v, b.V, nil)
+	b.velocityTo(v)
 	return v
+}
+
+// displacementTo writes the full displacement into dst.
+func (b *Body) displacementTo(dst []float64) {
+	b.Space.Expand(dst, b.Q, nil)
+	if b.drive != nil {
+		b.drive.fill(dst, b.drive.q)
+	}
+}
+
+// velocityTo writes the full velocity into dst.
+func (b *Body) velocityTo(dst []float64) {
+	b.Space.Expand(dst, b.V, nil)
+	if b.drive != nil {
+		b.drive.fill(dst, b.drive.v)
+	}
 }
 
 // NodalMasses returns each node's mass per m of thickness (kg/m): the row

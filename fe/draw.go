@@ -180,8 +180,8 @@ func (f *Family) Row(dst []float64) []float64 {
 		mass := f.masses[k]
 		full := 2 * len(b.Space.Mesh.Nodes)
 		f.u, f.v = resize(f.u, full), resize(f.v, full)
-		b.Space.Expand(f.u, b.Q, nil)
-		b.Space.Expand(f.v, b.V, nil)
+		b.displacementTo(f.u)
+		b.velocityTo(f.v)
 		var c, p [2]float64
 		var L, total float64
 		for i, mi := range mass {

@@ -178,7 +178,13 @@ func (f *Family) Place(k, global int, at *kind.Placement) {
 	if at.Disp[global] == nil {
 		at.Disp[global] = make([]float64, 2*len(b.Space.Mesh.Nodes))
 	}
-	b.Space.Expand(at.Disp[global], b.Q, nil)
+	b.displacementTo(at.Disp[global])
+	if dr := b.drive; dr != nil {
+		if at.Moving[global] == nil {
+			at.Moving[global] = make([]float64, 2*len(b.Space.Mesh.Nodes))
+		}
+		dr.fill(at.Moving[global], dr.v)
+	}
 }
 
 // predict is exact on the contact DOFs, through their compliance, and
@@ -245,28 +251,30 @@ func (f *Family) StateLen(k int) (nq, nv int) {
 func (f *Family) State(k int, q, v []float64) {
 	b := f.st.Body(k)
 	if q != nil {
-		b.Space.Expand(q, b.Q, nil)
+		b.displacementTo(q)
 	}
 	if v != nil {
-		b.Space.Expand(v, b.V, nil)
+		b.velocityTo(v)
 	}
 }
 
 // SetState takes the free DOFs' displacements and velocities from the
 // nodes' (the ledger books the change at the next step's start); a fixed
-// DOF keeps its zero, and a nonzero value there is refused.
+// DOF keeps its zero and a driven one its motion's value, and another
+// value there is refused.
 func (f *Family) SetState(k int, q, v []float64) error {
 	b := f.st.Body(k)
 	for _, x := range []struct {
 		what string
 		to   []float64
-	}{{"displacement", q}, {"velocity", v}} {
+		now  []float64
+	}{{"displacement", q, b.Displacement()}, {"velocity", v, b.Velocity()}} {
 		if err := kind.Finite(x.what, x.to); err != nil {
 			return fmt.Errorf("body %q: %w", b.Name, err)
 		}
 		for i, e := range b.Space.DOFs.Eq {
-			if x.to != nil && e < 0 && x.to[i] != 0 {
-				return fmt.Errorf("body %q: %s %g of node %d's %c: the node is fixed there (the scene's fix): expected 0", b.Name, x.what, x.to[i], i/2, "xy"[i%2])
+			if x.to != nil && e < 0 && x.to[i] != x.now[i] {
+				return fmt.Errorf("body %q: %s %g of node %d's %c: the node is fixed or driven there (the scene's fix): expected %g", b.Name, x.what, x.to[i], i/2, "xy"[i%2], x.now[i])
 			}
 		}
 	}

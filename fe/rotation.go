@@ -19,9 +19,10 @@ const largeRotation = 0.1
 // one, about their centres of mass and weighted by the nodal masses (the
 // least-squares rigid fit): how far the body has turned as a whole.
 func (b *Body) MeanRotation() float64 {
+	full := b.Displacement()
 	var m, cx, cy, ux, uy float64
 	for n, x := range b.Space.Mesh.Nodes {
-		u := b.nodeDisplacement(n)
+		u := full[2*n : 2*n+2]
 		w := b.masses[n]
 		m += w
 		cx, cy = cx+w*x[0], cy+w*x[1]
@@ -33,7 +34,7 @@ func (b *Body) MeanRotation() float64 {
 	cx, cy, ux, uy = cx/m, cy/m, ux/m, uy/m
 	var dot, cross float64
 	for n, x := range b.Space.Mesh.Nodes {
-		u := b.nodeDisplacement(n)
+		u := full[2*n : 2*n+2]
 		w := b.masses[n]
 		rx, ry := x[0]-cx, x[1]-cy
 		px, py := rx+u[0]-ux, ry+u[1]-uy
@@ -41,17 +42,6 @@ func (b *Body) MeanRotation() float64 {
 		cross += w * (rx*py - ry*px)
 	}
 	return math.Atan2(cross, dot)
-}
-
-// nodeDisplacement is node n's displacement (0 on fixed components).
-func (b *Body) nodeDisplacement(n int) [2]float64 {
-	var u [2]float64
-	for c := range 2 {
-		if e := b.Space.DOFs.Eq[2*n+c]; e >= 0 {
-			u[c] = b.Q[e]
-		}
-	}
-	return u
 }
 
 // Warnings warn of each linear body whose mean rotation

@@ -152,6 +152,10 @@ func (st *state) start() error {
 	}
 	assemble.MulVecTo(st.kq, b.K, b.Q)
 	st.energy.Elastic = floats.Dot(b.Q, st.kq) / 2
+	if b.drive != nil { // the whole body's
+		kin, ela := b.drive.start(b)
+		st.energy.Kinetic, st.energy.Elastic = kin/2, ela/2
+	}
 	st.remember()
 	return nil
 }

@@ -26,6 +26,7 @@ type bodyState struct {
 	Fint0                  []float64
 	W0                     float64
 	FactQ1, FactQt         []float64
+	DrivenQ, DrivenV       []float64 // a driven group's displacements and velocities
 }
 
 func (s *Stepper) state() stepperState {
@@ -34,6 +35,9 @@ func (s *Stepper) state() stepperState {
 		bs := bodyState{Q: b.b.Q, V: b.b.V, Kq: b.kq, F0: b.f0, Kv0: b.kv0, Mv0: b.mv0, Energy: b.energy}
 		if hs := b.hyper; hs != nil {
 			bs.Fint0, bs.W0, bs.FactQ1, bs.FactQt = hs.fint0, hs.w0, hs.factQ1, hs.factQt
+		}
+		if dr := b.b.drive; dr != nil {
+			bs.DrivenQ, bs.DrivenV = dr.q, dr.v
 		}
 		st.Bodies = append(st.Bodies, bs)
 	}
@@ -71,6 +75,14 @@ func (s *Stepper) setState(st stepperState) error {
 					return err
 				}
 			}
+		}
+		if dr := b.b.drive; dr != nil {
+			if len(bs.DrivenQ) != len(dr.q) || len(bs.DrivenV) != len(dr.v) {
+				return fmt.Errorf("body %q: a state of %d driven DOFs for %d", b.b.Name, len(bs.DrivenQ), len(dr.q))
+			}
+			copy(dr.q, bs.DrivenQ)
+			copy(dr.v, bs.DrivenV)
+			dr.start(b.b) // the products the next step starts from
 		}
 		b.remember() // the accounts are those of the state read
 	}

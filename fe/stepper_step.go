@@ -59,6 +59,11 @@ func (st *state) begin(h, th, t float64) error {
 		ft := th*f1[i] + (1-th)*f0[i]
 		rhs[i] = h * (ft - kq[i] - h*th*kv0[i] - a*mv0[i] - be*kv0[i])
 	}
+	if b.drive != nil {
+		if err := b.drive.couple(rhs, b.Space, a, be, h, th, t); err != nil {
+			return fmt.Errorf("body %s: %w", b.Name, err)
+		}
+	}
 	st.startSolve(rhs, b.V)
 	return nil
 }
@@ -224,6 +229,11 @@ func (st *state) finish(h, th float64) error {
 	work, contact := st.move(h, th)
 	assemble.MulVec2To(st.kv1, st.mv1, b.K, b.M, b.V)
 	damp, numM, numK, kin, ela := st.book(h, th)
+	if b.drive != nil { // the whole body's, and the driven DOFs' reaction
+		var reaction float64
+		damp, numM, numK, kin, ela, reaction = b.drive.book(b, st.dv, h, th)
+		work += reaction
+	}
 	e := &st.energy
 	e.Kinetic, e.Elastic = kin/2, ela/2
 	e.External += work
@@ -342,5 +352,8 @@ func (s *Stepper) impact(i int, r []float64) error {
 		b.V[k] += st.dv[k]
 	}
 	st.energy.Contact += work
+	if b.drive != nil {
+		st.energy.External += b.drive.impactWork(b, st.dv)
+	}
 	return st.start()
 }

@@ -126,17 +126,19 @@ type Clock struct {
 }
 
 // Placement is the storage of a contact configuration: displacements of
-// the finite-element bodies, poses and motions of the rigid ones, all
-// indexed by the global body index (contact.Config).
+// the finite-element bodies and the velocities of their driven DOFs,
+// poses and motions of the rigid ones, all indexed by the global body
+// index (contact.Config).
 type Placement struct {
 	Disp   [][]float64
 	Poses  [][3]float64
 	Driven []contact.Motion
+	Moving [][]float64
 }
 
 // Config is the contact configuration at time t.
 func (p *Placement) Config(t float64) contact.Config {
-	return contact.Config{Time: t, Disp: p.Disp, Poses: p.Poses, Driven: p.Driven}
+	return contact.Config{Time: t, Disp: p.Disp, Poses: p.Poses, Driven: p.Driven, Moving: p.Moving}
 }
 
 // Compliance is a body's compliance on some of its equations: an impulse r

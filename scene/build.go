@@ -183,9 +183,20 @@ func (b *Body) Material() element.Elastic {
 
 func (s *Scene) body(b *Body, m *mesh.Mesh) (*fe.Body, error) {
 	var fixes []assemble.Fix
-	for _, f := range b.Fixed {
+	var driven []fe.Driven
+	for k, f := range b.Fixed {
 		comp, _ := assemble.ParseComp(f.Components)
 		fixes = append(fixes, assemble.Fix{Group: f.Group, Comp: comp})
+		if f.Motion != nil && f.Motion.Type != "" && f.Motion.Type != "fixed" {
+			motion, err := f.Motion.build(s)
+			if err != nil {
+				return nil, fmt.Errorf("fixed %d: %w", k+1, err)
+			}
+			driven = append(driven, fe.Driven{Group: f.Group, Comp: comp, Motion: motion})
+		}
+	}
+	if err := heldTwice(m, b.Fixed); err != nil {
+		return nil, err
 	}
 	space, err := assemble.NewSpace(m, fixes...)
 	if err != nil {
@@ -215,7 +226,7 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*fe.Body, error) {
 	}
 	body, err := fe.NewBody(b.Name, space, b.Material(), fe.BodyOptions{
 		Lumped: b.Lumped, Gravity: g, Ramp: b.Ramp, Damping: fe.Rayleigh{Alpha: b.Damping.Alpha, Beta: b.Damping.Beta},
-		Law: models[b.Model], Dilatation: dil, Traction: tractions,
+		Law: models[b.Model], Dilatation: dil, Traction: tractions, Driven: driven,
 	})
 	if err != nil {
 		return nil, err
@@ -226,6 +237,38 @@ func (s *Scene) body(b *Body, m *mesh.Mesh) (*fe.Body, error) {
 	}
 	return body, nil
 }
+
+// heldTwice refuses a node's component that one fixed entry clamps and
+// another drives: which the user meant is not for the program to choose.
+func heldTwice(m *mesh.Mesh, fixed []Fixed) error {
+	by := map[int]int{} // full DOF index: the entry (from 1) that holds it, negative when it drives
+	for k, f := range fixed {
+		nodes, err := m.NodeGroup(f.Group)
+		if err != nil {
+			return fmt.Errorf("fixed %d: %w", k+1, err)
+		}
+		comp, _ := assemble.ParseComp(f.Components)
+		entry := k + 1
+		if f.Motion != nil && f.Motion.Type != "" && f.Motion.Type != "fixed" {
+			entry = -entry
+		}
+		for _, n := range nodes {
+			for c := range 2 {
+				if comp&(assemble.X<<c) == 0 {
+					continue
+				}
+				i := 2*n + c
+				if other, ok := by[i]; ok && (other < 0 || entry < 0) && other != entry {
+					return fmt.Errorf("node %d's %c is held by fixed %d and fixed %d, and at least one drives it: give each node's component one entry (a group without the shared nodes)", n, "xy"[c], abs(other), abs(entry))
+				}
+				by[i] = entry
+			}
+		}
+	}
+	return nil
+}
+
+func abs(k int) int { return max(k, -k) }
 
 func (o Obstacle) build(s *Scene) (*contact.Obstacle, error) {
 	out := &contact.Obstacle{Name: o.Name, Radius: o.Radius}

@@ -175,10 +175,14 @@ type Rectangle struct {
 	Cells  []int     `toml:"cells"`  // along x and y
 }
 
-// Fixed clamps components of a node group.
+// Fixed clamps components of a node group, or drives them: with a Motion
+// (velocity, sine or record) they move with its velocity, their
+// displacement its theta-rule integral from the mesh's position
+// (fe.Driven; linear bodies).
 type Fixed struct {
-	Group      string `toml:"group"`
-	Components string `toml:"components"` // x, y or xy (default)
+	Group      string  `toml:"group"`
+	Components string  `toml:"components"` // x, y or xy (default)
+	Motion     *Motion `toml:"motion"`
 }
 
 // Damping is Rayleigh damping.
@@ -630,6 +634,16 @@ func (b *Body) check(i int, t Time) error {
 		case "", "x", "y", "xy":
 		default:
 			return bad(where, fmt.Sprintf("fixed[%d].components", k+1), fmt.Sprintf("%q", f.Components), "expected x, y or xy")
+		}
+		if f.Motion == nil {
+			continue
+		}
+		at := fmt.Sprintf("%s: fixed %d", where, k+1)
+		if err := f.Motion.check(at); err != nil {
+			return err
+		}
+		if b.Model != "" && b.Model != "linear" && f.Motion.Type != "" && f.Motion.Type != "fixed" {
+			return fmt.Errorf("%s: motion: a driven group on a %s body is not built yet: drive a linear body, or move the body with a driven obstacle or [[rigid]] body", at, b.Model)
 		}
 	}
 	return nil

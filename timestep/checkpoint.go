@@ -251,7 +251,7 @@ func (s *Simulation) validUnit(u *contact.Unit) error {
 		return fmt.Errorf("pair %d of %d", u.Key.Pair, len(s.Detector.Pairs))
 	}
 	vals := []float64{u.X[0], u.X[1], u.N[0], u.N[1], u.T[0], u.T[1], u.Gap, u.Weight, u.Mu,
-		u.Rigid[0], u.Rigid[1], u.ObsN[0], u.ObsN[1], u.ObsT[0], u.ObsT[1]}
+		u.Rigid[0], u.Rigid[1], u.Driven[0], u.Driven[1], u.ObsN[0], u.ObsN[1], u.ObsT[0], u.ObsT[1]}
 	for _, e := range u.Entries {
 		if !s.delassus.known(e) {
 			return fmt.Errorf("equation %d of body %d, which is not on a contact boundary", e.Eq, e.Body)

@@ -366,7 +366,7 @@ func (s *Simulation) impactNow(k *step) error {
 		}
 		rigid1 := u.Rigid
 		if ul.Motion != nil {
-			rigid1 = u.RigidAt(ul.Motion.Velocity(k.t + k.h))
+			rigid1 = u.RigidEnd(ul.Motion.Velocity(k.t + k.h))
 		}
 		u0, uf := u.Velocity(k.v0), u.Velocity(k.vfree)
 		acc := (uf[0] + rigid1[0] - u.Rigid[0] - u0[0]) / k.h

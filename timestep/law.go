@@ -36,7 +36,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		ul := s.lawOf(a)
 		rigid1[a] = u.Rigid
 		if ul.Motion != nil {
-			rigid1[a] = u.RigidAt(ul.Motion.Velocity(t + h))
+			rigid1[a] = u.RigidEnd(ul.Motion.Velocity(t + h))
 		}
 		uf := u.Velocity(vfree)
 		uf[0] += rigid1[a][0] - u.Rigid[0]

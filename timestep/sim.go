@@ -317,7 +317,7 @@ func (s *Simulation) number() []Compliance {
 			s.at.Driven = append(s.at.Driven, f.Motion(k))
 		}
 	}
-	s.at.Disp, s.at.Poses = make([][]float64, len(s.r)), make([][3]float64, len(s.r))
+	s.at.Disp, s.at.Poses, s.at.Moving = make([][]float64, len(s.r)), make([][3]float64, len(s.r)), make([][]float64, len(s.r))
 	return comps
 }
 

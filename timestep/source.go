@@ -151,7 +151,7 @@ func (p *pairSource) AtEnd(cfg contact.Config, start []contact.Unit, t float64) 
 	for a := range p.moved {
 		u := &p.moved[a]
 		if m := p.motion(u.Key.Pair); m != nil {
-			u.Rigid = u.RigidAt(m.Velocity(t))
+			u.Rigid = u.RigidEnd(m.Velocity(t))
 		}
 	}
 	return p.moved, true, nil
