@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Shape is the section of a rigid body, about its centre of mass.
@@ -100,13 +101,40 @@ func NewPolygon(vertices [][2]float64) (*Polygon, [2]float64, error) {
 			return nil, [2]float64{}, fmt.Errorf("the polygon is not convex at vertex %d %v (or three vertices are aligned there)", i+1, vertices[i])
 		}
 	}
-	p := &Polygon{local: local, area: a, radius: size}
+	return &Polygon{local: local, area: a, radius: size, j: polarMoment(local)}, c, nil
+}
+
+// polarMoment is the polar moment of area of a polygon about the origin,
+// its vertices counter-clockwise.
+func polarMoment(local [][2]float64) float64 {
+	var j float64
+	n := len(local)
 	for i, v := range local {
 		w := local[(i+1)%n]
 		c := v[0]*w[1] - w[0]*v[1]
-		p.j += c * (v[0]*v[0] + v[0]*w[0] + w[0]*w[0] + v[1]*v[1] + v[1]*w[1] + w[1]*w[1]) / 12
+		j += c * (v[0]*v[0] + v[0]*w[0] + w[0]*w[0] + v[1]*v[1] + v[1]*w[1] + w[1]*w[1]) / 12
 	}
-	return p, c, nil
+	return j
+}
+
+// PolygonAbout makes a convex polygon of vertices given counter-clockwise
+// about its centre of mass, kept as given (a shape Vertices wrote out:
+// NewPolygon would move them by the round-off of their centroid). Its
+// area is theirs, which may differ in the last digits from that of the
+// polygon they were taken from.
+func PolygonAbout(local [][2]float64) (*Polygon, error) {
+	p, c, err := NewPolygon(local)
+	if err != nil {
+		return nil, err
+	}
+	size := 0.0
+	for _, v := range local {
+		size = max(size, math.Hypot(v[0], v[1]))
+	}
+	if math.Hypot(c[0], c[1]) > 1e-9*size {
+		return nil, fmt.Errorf("the vertices' centre of mass is at (%.6g, %.6g), not at the origin: give them about it", c[0], c[1])
+	}
+	return &Polygon{local: slices.Clone(local), area: p.area, radius: size, j: polarMoment(local)}, nil
 }
 
 // RandomPolygon draws a convex polygon of a number of sides in [minSides,

@@ -45,7 +45,8 @@ func exampleScene(t *testing.T, name string, set ...string) *scene.Scene {
 // byte, and the same summary but for the timings; for the colliding
 // blocks (both bases), the pillar (rigid, warm starts), the disc
 // (hyperelastic, modified Newton), the klarbring example (point masses)
-// and a mixed scene. The stop falls off the output stride, so that the
+// a mixed scene and the arch on its shake table (resumed from the scene
+// its builder expanded to). The stop falls off the output stride, so that the
 // piece the stopped run wrote at it must go on resume.
 func TestResumeExact(t *testing.T) {
 	cases := []struct {
@@ -60,6 +61,7 @@ func TestResumeExact(t *testing.T) {
 		{"pillar", func() *scene.Scene { return exampleScene(t, "pillar") }, 400, 203},
 		{"disc", func() *scene.Scene { return exampleScene(t, "disc-impact") }, 60, 33},
 		{"klarbring", func() *scene.Scene { return exampleScene(t, "klarbring") }, 3000, 1234},
+		{"arch (an expanded builder)", func() *scene.Scene { return exampleScene(t, "arch-shake") }, 300, 137},
 		{"mixed", func() *scene.Scene {
 			sc, err := scene.Load(filepath.Join("..", "scene", "testdata", "mixed.toml"))
 			require.NoError(t, err)

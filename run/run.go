@@ -88,8 +88,11 @@ func Scene(ctx context.Context, sc *scene.Scene, opt Options) (*Report, error) {
 	if err := check(sc, opt); err != nil {
 		return nil, err
 	}
-	own := *sc // the caller's scene stays as given (Options.Every sets the run's)
-	sc = &own
+	own := *sc                // the caller's scene stays as given (Options.Every sets the run's)
+	sc, err := own.Expanded() // the run keeps every body its builders build
+	if err != nil {
+		return nil, err
+	}
 	model, err := sc.Model(opt.Variant)
 	if err != nil {
 		return nil, err

@@ -16,19 +16,23 @@ type Rigid struct {
 	Group     string      `toml:"group"`     // the rules' name for it; default ""
 	Rectangle []float64   `toml:"rectangle"` // [width, height], centred on position
 	Polygon   [][]float64 `toml:"polygon"`   // vertices, counter-clockwise, where they are
-	Radius    float64     `toml:"radius"`    // a disk centred on position
-	Position  []float64   `toml:"position"`  // centre (rectangle, disk)
-	Angle     float64     `toml:"angle"`     // rad, counter-clockwise
-	Rho       float64     `toml:"rho"`       // kg/m^3
-	Mass      float64     `toml:"mass"`      // kg per m, with inertia instead of rho
-	Inertia   float64     `toml:"inertia"`   // kg m^2 per m, about the centre of mass
-	Velocity  []float64   `toml:"velocity"`  // m/s
-	Omega     float64     `toml:"omega"`     // rad/s
-	Gravity   []float64   `toml:"gravity"`   // m/s^2
-	Force     []float64   `toml:"force"`     // N per m at the centre of mass
-	Moment    float64     `toml:"moment"`    // N m per m
-	LoadTime  *LoadTime   `toml:"load_time"` // the factor of force and moment in time; none: constant
-	Motion    *Motion     `toml:"motion"`    // driven: fixed, velocity, sine or record
+	// Shape is a polygon's vertices counter-clockwise about its centre
+	// of mass, the body at Position turned by Angle: as a run's expanded
+	// scene writes a builder's bodies (scene-as-run.toml).
+	Shape    [][]float64 `toml:"shape"`
+	Radius   float64     `toml:"radius"`    // a disk centred on position
+	Position []float64   `toml:"position"`  // centre (rectangle, disk)
+	Angle    float64     `toml:"angle"`     // rad, counter-clockwise
+	Rho      float64     `toml:"rho"`       // kg/m^3
+	Mass     float64     `toml:"mass"`      // kg per m, with inertia instead of rho
+	Inertia  float64     `toml:"inertia"`   // kg m^2 per m, about the centre of mass
+	Velocity []float64   `toml:"velocity"`  // m/s
+	Omega    float64     `toml:"omega"`     // rad/s
+	Gravity  []float64   `toml:"gravity"`   // m/s^2
+	Force    []float64   `toml:"force"`     // N per m at the centre of mass
+	Moment   float64     `toml:"moment"`    // N m per m
+	LoadTime *LoadTime   `toml:"load_time"` // the factor of force and moment in time; none: constant
+	Motion   *Motion     `toml:"motion"`    // driven: fixed, velocity, sine or record
 	// Surface "top" makes a driven polygon a one-sided ground whose only
 	// face others rest on is its top (rigid.Body.Surface).
 	Surface string `toml:"surface"`
@@ -122,7 +126,7 @@ func (r *Rigid) check(i int) error {
 	}
 	where = fmt.Sprintf("rigid body %q", r.Name)
 	shapes := 0
-	for _, given := range []bool{r.Rectangle != nil, r.Polygon != nil, r.Radius != 0} {
+	for _, given := range []bool{r.Rectangle != nil, r.Polygon != nil, r.Shape != nil, r.Radius != 0} {
 		if given {
 			shapes++
 		}
@@ -131,7 +135,7 @@ func (r *Rigid) check(i int) error {
 	case shapes == 0:
 		return fmt.Errorf("%s: no shape (radius = 0 is none): give rectangle = [width, height], polygon = [[x, y], ...] or radius > 0, in m", where)
 	case shapes != 1:
-		return fmt.Errorf("%s: give exactly one shape: rectangle = [width, height], polygon = [[x, y], ...] or radius", where)
+		return fmt.Errorf("%s: give exactly one shape: rectangle = [width, height], polygon = [[x, y], ...], shape = [[x, y], ...] or radius", where)
 	case r.Rectangle != nil && (len(r.Rectangle) != 2 || !size(r.Rectangle[0]) || !size(r.Rectangle[1])):
 		return bad(where, "rectangle", r.Rectangle, fmt.Sprintf("expected [width, height], each from %g to %g m", minSize, rigid.MaxCoordinate))
 	case r.Radius != 0 && !size(r.Radius):
@@ -169,6 +173,11 @@ func (r *Rigid) check(i int) error {
 	for k, p := range r.Polygon {
 		if len(p) != 2 || !bounded(p...) {
 			return bad(where, fmt.Sprintf("polygon[%d]", k+1), p, fmt.Sprintf("expected [x, y] in m, within +-%g", rigid.MaxCoordinate))
+		}
+	}
+	for k, p := range r.Shape {
+		if len(p) != 2 || !bounded(p...) {
+			return bad(where, fmt.Sprintf("shape[%d]", k+1), p, fmt.Sprintf("expected [x, y] in m about the centre of mass, within +-%g", rigid.MaxCoordinate))
 		}
 	}
 	if r.Surface != "" && (r.Surface != "top" || r.Motion == nil || r.Radius != 0) {
@@ -412,13 +421,14 @@ func (r *Rigid) build(s *Scene) (*rigid.Body, error) {
 		shape, err = rigid.Rectangle(r.Rectangle[0], r.Rectangle[1])
 		center = [2]float64{r.Position[0], r.Position[1]}
 	case r.Polygon != nil:
-		vs := make([][2]float64, len(r.Polygon))
-		for k, p := range r.Polygon {
-			vs[k] = [2]float64{p[0], p[1]}
-		}
-		shape, center, err = rigid.NewPolygon(vs)
+		shape, center, err = rigid.NewPolygon(points(r.Polygon))
 		if err != nil {
 			err = fmt.Errorf("polygon: %w", err)
+		}
+	case r.Shape != nil:
+		center = [2]float64{r.Position[0], r.Position[1]}
+		if shape, err = rigid.PolygonAbout(points(r.Shape)); err != nil {
+			err = fmt.Errorf("shape: %w", err)
 		}
 	default:
 		shape, center = rigid.Disk{R: r.Radius}, [2]float64{r.Position[0], r.Position[1]}
@@ -456,6 +466,15 @@ func (r *Rigid) build(s *Scene) (*rigid.Body, error) {
 		b.Surface = []int{topFace(b)}
 	}
 	return b, nil
+}
+
+// points are a table's [x, y] pairs.
+func points(xy [][]float64) [][2]float64 {
+	out := make([][2]float64, len(xy))
+	for k, p := range xy {
+		out[k] = [2]float64{p[0], p[1]}
+	}
+	return out
 }
 
 // topFace is the face of a polygon body whose outward normal points most

@@ -736,6 +736,8 @@ func TestRigidDecodeErrors(t *testing.T) {
 		{"clockwise", poly("[[0.0, 1.0], [1.0, 2.0], [1.0, 1.0]]"), `rigid body "p": polygon: the vertices are clockwise`},
 		{"not convex", poly("[[0.0, 1.0], [2.0, 1.0], [1.0, 1.5], [2.0, 3.0], [0.0, 3.0]]"), `rigid body "p": polygon: the polygon is not convex at vertex 3`},
 		{"polygon and position", strings.Replace(poly("[[0.0, 1.0], [1.0, 1.0], [0.0, 2.0]]"), "name = \"p\"", "name = \"p\"\nposition = [1.0, 1.0]", 1), `rigid body "p": a polygon's vertices place it: leave position out`},
+		{"shape off its centre", strings.Replace(poly("[[0.0, 1.0], [1.0, 1.0], [0.0, 2.0]]"), "polygon = ", "position = [1.0, 1.0]\nshape = ", 1), `rigid body "p": shape: the vertices' centre of mass is at (0.333333, 1.33333), not at the origin: give them about it`},
+		{"shape without position", strings.Replace(poly("[[-1.0, -1.0], [1.0, -1.0], [0.0, 2.0]]"), "polygon = ", "shape = ", 1), `rigid body "p": position = []: expected the centre [x, y] in m`},
 		{"driven with velocity", strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, "motion = { type = \"fixed\" }\nvelocity = [1.0, 0.0]", 1), `rigid body "ground": a driven body (motion) takes its velocity from the motion`},
 		{"motion type", strings.Replace(rigidMinimal, `"fixed"`, `"shake"`, 1), `rigid body "ground": motion.type = "shake": expected fixed, velocity, sine or record`},
 		{"rule group", strings.Replace(rigidMinimal, `groups = ["*", "*"]`, `groups = ["ground", "balls"]`, 1), `[[rigid_contacts.rule]] 1: groups = ["ground" "balls"]: "balls" is the group of no [[rigid]] body`},
