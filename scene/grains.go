@@ -72,8 +72,6 @@ func (g *Grains) check(i int) error {
 		return bad(where, "solid_fraction", g.SolidFraction, `expected a fraction in (0, 0.55): random addition jams near 0.55 for disks, lower for polygons (a denser sample of disks comes by placement = "deposit", or let it settle)`)
 	case deposit && g.SolidFraction != 0 && !(g.SolidFraction > 0 && g.SolidFraction < maxDeposit):
 		return bad(where, "solid_fraction", g.SolidFraction, fmt.Sprintf("expected a fraction in (0, %g): a deposit of disks packs at about 0.8 below its rough top", maxDeposit))
-	case deposit && g.Shape != "disk":
-		return bad(where, "shape", fmt.Sprintf("%q", g.Shape), `placement = "deposit" drops disks: give shape = "disk" (polygons: placement = "random", then let them settle)`)
 	case (g.Count < 1 && !((random || deposit) && g.SolidFraction != 0)) || g.Count > maxGrains:
 		return bad(where, "count", g.Count, fmt.Sprintf("expected a number of grains in [1, %d] (each takes about a kB and a share of every step)", maxGrains))
 	case g.Shape != "" && g.Shape != "polygon" && g.Shape != "disk":
@@ -212,20 +210,33 @@ func (g *Grains) deposit() ([]*rigid.Body, error) {
 		if k == maxGrains {
 			return nil, fmt.Errorf("solid_fraction %g of the region takes more than %d grains of radius %v: a larger radius or a smaller region", g.SolidFraction, maxGrains, g.Radius)
 		}
-		r := g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()
+		shape, err := g.deposited(rng)
+		if err != nil {
+			return nil, err
+		}
+		r := shape.Radius()
 		at := pile.Add(r, rng)
 		c := [2]float64{x0 + at[0], y0 + at[1]}
 		if c[1]+r > y1 {
 			return nil, fmt.Errorf("only %d grains (solid fraction %.3f) deposit below the region's top y = %g: raise it, or lower count or solid_fraction", len(out), area/((x1-x0)*(y1-y0)), y1)
 		}
-		b, err := rigid.NewBody(fmt.Sprintf("%s%d", g.Name, k+1), rigid.Disk{R: r}, c, g.Rho)
+		b, err := rigid.NewBody(fmt.Sprintf("%s%d", g.Name, k+1), shape, c, g.Rho)
 		if err != nil {
 			return nil, err
 		}
 		g.setUp(b)
-		out, area = append(out, b), area+math.Pi*r*r
+		out, area = append(out, b), area+shape.Area()
 	}
 	return out, nil
+}
+
+// deposited draws a deposited grain's shape: a disk, or a polygon
+// deposited as its circumscribed disk.
+func (g *Grains) deposited(rng *rand.Rand) (rigid.Shape, error) {
+	if g.Shape == "disk" {
+		return rigid.Disk{R: g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()}, nil
+	}
+	return g.draw(rng)
 }
 
 // setUp gives a grain the sample's group and motion.

@@ -162,10 +162,45 @@ func TestDepositedGrains(t *testing.T) {
 	_, err = Decode(strings.NewReader(tiny), "deposit.toml")
 	require.Error(t, err, "a radius that would make 1e299 columns")
 	assert.Contains(t, err.Error(), `grains "g": radius = [1e-300 1e-300]: expected a largest radius of at least 1e-06 m`)
-	polygons := strings.Replace(depositScene("count = 10\nsides = [5, 8]"), `shape = "disk"`, `shape = "polygon"`, 1)
-	_, err = Decode(strings.NewReader(polygons), "deposit.toml")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `placement = "deposit" drops disks`)
+}
+
+// TestDepositedPolygons: polygons deposited (placement = "deposit") are
+// each in the place of its circumscribed disk in a deposit of those
+// disks: inside the box, overlapping nowhere (every pair's distance
+// non-negative), the sample's seed reproducing it; run, they settle from
+// there without a penetration to push out, no contact creating energy,
+// the ledger closed.
+func TestDepositedPolygons(t *testing.T) {
+	text := strings.Replace(depositScene("count = 80\nsides = [4, 7]\nseed = 11"), `shape = "disk"`, `shape = "polygon"`, 1)
+	sc, err := Decode(strings.NewReader(text), "deposit.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	grains := m.Rigid.Bodies[3:]
+	require.Len(t, grains, 80)
+	for i, a := range grains {
+		_, ok := a.Shape.(*rigid.Polygon)
+		require.True(t, ok, "a polygon")
+		r := a.Shape.Radius()
+		assert.True(t, a.Q[0]-r >= -0.1-1e-12 && a.Q[0]+r <= 0.1+1e-12 && a.Q[1]-r >= 0.01-1e-12, "grain %d inside the box", i)
+		for _, b := range grains[:i] {
+			require.GreaterOrEqual(t, rigid.Distance(a, b), -1e-12, "%s and %s", a.Name, b.Name)
+		}
+	}
+	again, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	assert.Equal(t, grains[79].Q, again.Rigid.Bodies[82].Q, "the seed's sample")
+	sim, err := m.Simulation()
+	require.NoError(t, err)
+	e0 := sim.TotalEnergy().Balance()
+	for k := range 250 {
+		st, err := sim.Step()
+		require.NoError(t, err, "step %d", k+1)
+		require.LessOrEqual(t, st.NormalWork, 1e-12, "step %d: the law's work", k+1)
+	}
+	e := sim.TotalEnergy()
+	assert.Zero(t, sim.InitialPenetration, "nothing overlaps at the start")
+	assert.InDelta(t, e0, e.Balance(), 1e-9*math.Abs(e.External), "ledger")
 }
 
 // packing is the share of the rectangle [x0, x1] x [y0, y1] the disks

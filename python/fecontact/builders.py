@@ -52,16 +52,21 @@ def random_grains(name, region, radius, count=None, solid_fraction=None, shape="
 
 
 def deposited_grains(name, region, radius, count=None, solid_fraction=None, rho=2600.0, seed=0, gravity=(0.0, -9.81),
-                     group=None):
+                     group=None, sides=None):
     """A [[grains]] table of disks deposited in `region` = ((x0, y0), (x1,
     y1)): dropped one by one at random abscissae onto its floor y0, each
     rests on the floor, on two disks or on a disk and a side (give the floor
     and the sides as bodies); `count` disks, or as many as make
     `solid_fraction` of the region; radii uniform in `radius` = (min, max);
-    the same `seed` gives the same sample."""
+    the same `seed` gives the same sample. With `sides` = (min, max),
+    convex polygons of that many sides instead, each deposited as its
+    circumscribed disk (a looser sample, which settles in its first
+    steps)."""
     if (count is None) == (solid_fraction is None):
         raise ValueError("deposited_grains: give count or solid_fraction, one of them")
-    return _drop_none({"name": name, "group": group, "placement": "deposit", "shape": "disk", "count": count,
+    return _drop_none({"name": name, "group": group, "placement": "deposit",
+                       "shape": "disk" if sides is None else "polygon",
+                       "sides": list(sides) if sides is not None else None, "count": count,
                        "solid_fraction": solid_fraction, "radius": list(radius),
                        "region": [list(region[0]), list(region[1])], "rho": float(rho), "seed": int(seed),
                        "gravity": list(gravity) if gravity is not None else None})

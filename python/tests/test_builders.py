@@ -55,6 +55,26 @@ def test_deposited_grains_rest_in_their_box(tmp_path):
     assert np.median(moved) < 1e-4 and moved.max() < 0.003
 
 
+def test_deposited_polygons_do_not_overlap(tmp_path):
+    # 40 polygons deposited as their circumscribed disks: nothing to push
+    # apart at the start, each inside the box.
+    scene = {
+        "time": {"h": 2e-4, "duration": 0.002},
+        "rigid": [{"name": "floor", "rectangle": [0.2, 0.02], "position": [0.05, -0.01], "motion": {"type": "fixed"}},
+                  {"name": "left", "rectangle": [0.02, 0.3], "position": [-0.01, 0.15], "motion": {"type": "fixed"}},
+                  {"name": "right", "rectangle": [0.02, 0.3], "position": [0.11, 0.15], "motion": {"type": "fixed"}}],
+        "grains": [fecontact.deposited_grains("g", region=((0.0, 0.0), (0.1, 0.3)), radius=(0.004, 0.006), count=40,
+                                              seed=3, sides=(4, 6))],
+        "rigid_contacts": {"rule": [{"groups": ["*", "*"], "mu": 0.3}]},
+    }
+    run = fecontact.run(scene, tmp_path / "out", quiet=True)
+    first = run.series("rigid")[0][2]
+    centres = np.asarray(first.cell_data["centre"])[3:, :2]
+    assert len(centres) == 40
+    assert centres[:, 0].min() > 0.0 and centres[:, 0].max() < 0.1 and centres[:, 1].min() > 0.0
+    assert run.row(-1)["push_out_work"] == 0
+
+
 def test_traction_pulls_a_bar(tmp_path):
     scene = {
         "time": {"h": 1e-4, "duration": 0.01},
