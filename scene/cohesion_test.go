@@ -59,23 +59,25 @@ const glueTolerance = 1e-12
 // an elastic body of the block's elements clamped along its bottom (a
 // finite-element pair, its nodes on the block's), a cell wider than the
 // block on each side: there the joint's tension peaks at its ends (the
-// wider base is stiffer there) and it cracks from its ends inwards. (A
-// base flush with the block has the block's corner node on the base's
-// corner, whose frame turns from the top edge's to the vertex's as the
-// bodies stretch, and the bond's tension becomes a shear.)
+// wider base is stiffer there) and it cracks from its ends inwards; and
+// each of them flush with the block, its ends on the block's corners (the
+// rigid base's corners then touch the block's corner nodes as units of
+// their own, which hold no bond: they had one of a square metre, and held
+// the block's corners for good).
 var gluedBases = []struct {
 	name, base, antagonist string
 	uniform                bool // the joint's tension is uniform
+	flush                  bool // the base ends where the block does
 }{
 	{"obstacle", `[[obstacle]]
 name = "floor"
-points = [[-0.1, 0.0], [0.2, 0.0]]`, `obstacle = "floor"`, true},
+points = [[-0.1, 0.0], [0.2, 0.0]]`, `obstacle = "floor"`, true, false},
 	{"rigid base", `[[rigid]]
 name = "base"
 rectangle = [0.2, 0.05]
 position = [0.05, -0.025]
 rho = 1000
-motion = { type = "fixed" }`, `rigid = "base"`, true},
+motion = { type = "fixed" }`, `rigid = "base"`, true, false},
 	{"elastic base", `[[body]]
 name = "base"
 rectangle = { kind = "KIND", origin = [-0.025, -0.05], size = [0.15, 0.05], cells = [6, 2] }
@@ -83,7 +85,11 @@ E = 1e9
 nu = 0.0
 rho = 1000
 plane = "stress"
-fixed = [{ group = "bottom" }]`, `antagonist = { body = "base", group = "top" }`, false},
+fixed = [{ group = "bottom" }]`, `antagonist = { body = "base", group = "top" }`, false, false},
+	{"obstacle flush", "[[obstacle]]\nname = \"floor\"\npoints = [[0.0, 0.0], [0.1, 0.0]]", `obstacle = "floor"`, true, true},
+	{"rigid base flush", "[[rigid]]\nname = \"base\"\nrectangle = [0.1, 0.05]\nposition = [0.05, -0.025]\nrho = 1000\nmotion = { type = \"fixed\" }", `rigid = "base"`, true, true},
+	{"elastic base flush", "[[body]]\nname = \"base\"\nrectangle = { kind = \"KIND\", origin = [0.0, -0.05], size = [0.1, 0.05], cells = [4, 2] }\nE = 1e9\nnu = 0.0\nrho = 1000\nplane = \"stress\"\nfixed = [{ group = \"bottom\" }]",
+		`antagonist = { body = "base", group = "top" }`, true, true},
 }
 
 // TestCohesionOnFiniteElementJoints: a block glued to an obstacle, to a
@@ -95,7 +101,11 @@ fixed = [{ group = "bottom" }]`, `antagonist = { body = "base", group = "top" }`
 // the base's restraint adds a shear that takes them to Mohr-Coulomb's
 // envelope first (they slide; at 0.56 sigma on Q4, 0.28 on Q8, which
 // resolves more of the corners' singular stress), the rest by the time
-// the traction reaches sigma. The block then flies off. The first step bonds every
+// the traction reaches sigma; on the bases flush with the block when the
+// traction reaches sigma (within 4 steps: a Q8 joint's corner nodes
+// first), a rigid base's corners holding nothing (they held the block's
+// corners for good with a bond of a square metre's strength). The block
+// then flies off. The first step bonds every
 // unit of the joint, and contacts.pvd marks them. A joint of 4 sigma
 // holds for the whole run (the traction reaches 1.5 sigma) with its gaps
 // closed. No energy is created: the ledger closes, the
@@ -127,6 +137,9 @@ func TestCohesionOnFiniteElementJoints(t *testing.T) {
 					for _, c := range sim.Contacts() {
 						assert.InDelta(t, 1e-9, c.Gap, 1e-10, "%s: the joint stays as it was bonded", name)
 					}
+				case b.flush: // a Q8 joint's corner nodes take more of the tension
+					assert.InDelta(t, tBreak, float64(first)*h, 4*h, "%s: the joint breaks when the traction reaches its strength", name)
+					assert.InDelta(t, tBreak, float64(last)*h, 2.5*h, "%s: all of it", name)
 				case b.uniform:
 					assert.Equal(t, first, last, "%s: the joint breaks whole", name)
 					assert.InDelta(t, tBreak, float64(first)*h, 2.5*h, "%s: the joint breaks when the traction reaches its strength", name)
@@ -158,7 +171,8 @@ func glue(t *testing.T, sim *timestep.Simulation, n int, name string) (first, la
 			bonds = sim.Bonds()
 			require.Positive(t, bonds, "%s: the joint is bonded", name)
 			for _, c := range sim.Contacts() {
-				assert.Equal(t, math.Abs(c.Gap) < 1e-8, c.Bonded, "%s: the units of the joint are bonded, and no other (x = %g)", name, c.X[0])
+				point := c.Key.Reverse && c.Weight == 1 // a rigid base's corner on the block's: no bond
+				assert.Equal(t, math.Abs(c.Gap) < 1e-8 && !point, c.Bonded, "%s: the units of the joint are bonded, and no other (x = %g)", name, c.X[0])
 			}
 			assert.Equal(t, float64(bonds), bondedField(results.ContactGrid(sim)), "%s: contacts.pvd's bonded marks them", name)
 		}

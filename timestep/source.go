@@ -167,6 +167,12 @@ func (p *pairSource) Law(u *contact.Unit) kind.Law {
 	if u.Key.Reverse {
 		l.Reach = 0 // found already inside: held, see contact.Detect
 	}
+	if u.Key.Reverse && pair.Obstacle != nil {
+		// A rigid body's vertex against the side (contact.Detector's
+		// carried units): a point force in N s, which a cohesion in Pa
+		// has no area to multiply; the side's nodes' units hold the joint.
+		l.Cohesion = 0
+	}
 	l.Motion = p.motion(u.Key.Pair)
 	return l
 }
