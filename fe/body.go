@@ -89,7 +89,7 @@ type BodyOptions struct {
 	Law        element.Law
 	Dilatation element.Dilatation // see Body.Dilatation; with Law only
 	// Driven are groups whose fixed components (the space's) move with a
-	// prescribed velocity (Driven); linear bodies only.
+	// prescribed velocity (Driven).
 	Driven []Driven
 }
 
@@ -142,15 +142,17 @@ func NewBody(name string, space *assemble.Space, mat element.Elastic, opt BodyOp
 		return nil, fmt.Errorf("body %s: %w", name, err)
 	}
 	if len(opt.Driven) > 0 {
-		if opt.Law != 0 {
-			return nil, fmt.Errorf("body %s: a driven group on a hyperelastic body is not built yet: drive a linear body, or move the body with a driven obstacle or rigid body", name)
-		}
 		Mf, Kf, err := fullMatrices(space.Mesh, mat, opt.Lumped)
 		if err != nil {
 			return nil, fmt.Errorf("body %s: %w", name, err)
 		}
 		if b.drive, err = newDrive(space, Mf, Kf, opt.Driven); err != nil {
 			return nil, fmt.Errorf("body %s: %w", name, err)
+		}
+		if b.drive != nil && opt.Law != 0 {
+			if b.drive.h, err = newHyperDrive(b.drive, space, b.Hyperelastic(), opt.Damping.Beta); err != nil {
+				return nil, fmt.Errorf("body %s: %w", name, err)
+			}
 		}
 	}
 	return b, nil

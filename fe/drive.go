@@ -49,6 +49,7 @@ type drive struct {
 	q, v   []float64 // displacements and velocities now
 	v1     []float64 // velocities at the end of the step under way
 	M, K   *csr.Matrix
+	h      *hyperDrive // a hyperelastic body's (drivehyper.go), nil for a linear one
 	// Full-length vectors: workspaces, and M V, K V and K Q at the step's
 	// start (start, then book).
 	xm, xk, y, z      []float64

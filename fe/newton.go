@@ -118,11 +118,15 @@ func roundOff(b *Body) float64 {
 	return kmax * xmax * 0x1p-52
 }
 
-// internal sets dst to the internal force at q (and K_T, when kt is not
-// nil) and returns the stored energy.
-func (st *state) internal(q, dst []float64, kt *csr.Matrix) (float64, error) {
+// internal sets dst to the internal force at q, the driven DOFs at qc
+// (nil for a body without), and K_T when kt is not nil, and returns the
+// stored energy.
+func (st *state) internal(q, qc, dst []float64, kt *csr.Matrix) (float64, error) {
 	hs := st.hyper
 	st.b.Space.Expand(hs.full, q, nil)
+	if qc != nil {
+		st.b.drive.fill(hs.full, qc)
+	}
 	w, err := st.b.Space.Hyper(hs.mat, hs.full, dst, kt)
 	if err != nil {
 		return 0, fmt.Errorf("body %s: %w", st.b.Name, err)
@@ -144,6 +148,11 @@ func (st *state) beginHyper(h, th, t float64) error {
 		hs.scale = max(hs.scale, max(math.Abs(st.rhs[i]), max(h*math.Abs(hs.fint0[i]), math.Abs(st.mv0[i]))))
 	}
 	copy(hs.v1, b.V)
+	if dr := b.drive; dr != nil {
+		if err := dr.beginHyper(h, th, t); err != nil {
+			return fmt.Errorf("body %s: %w", b.Name, err)
+		}
+	}
 	hs.iters, hs.t, hs.factors = 0, t+h, 0
 	hs.refactor = !hs.modified
 	if err := st.evaluate(h, th); err != nil {
@@ -169,7 +178,7 @@ func (st *state) evaluate(h, th float64) error {
 	if !hs.modified {
 		kt = hs.kt
 	}
-	w1, err := st.internal(hs.q1, hs.fint1, kt)
+	w1, err := st.internal(hs.q1, st.drivenEnd(), hs.fint1, kt)
 	if errors.Is(err, element.ErrInverted) {
 		return fmt.Errorf("%w (Newton iteration %d of the step to t = %g): a cell turned inside out; use a smaller h (a Newton iterate of a long step overshoots), a finer mesh where the body is most compressed, or a model that resists compression (neohookean)", err, hs.iters, hs.t)
 	}
@@ -186,6 +195,18 @@ func (st *state) evaluate(h, th float64) error {
 		cv := a*(th*st.mv1[i]+(1-th)*st.mv0[i]) + be*hs.kdv[i]
 		hs.res[i] = st.mv1[i] - st.mv0[i] + h*(th*hs.fint1[i]+(1-th)*hs.fint0[i]) + h*cv - st.rhs[i]
 	}
+	if dr := b.drive; dr != nil {
+		dr.inertia(hs.res, b.Space, a, h, th)
+	}
+	return nil
+}
+
+// drivenEnd is the driven displacements at the step's end, nil for a
+// body without.
+func (st *state) drivenEnd() []float64 {
+	if dr := st.b.drive; dr != nil {
+		return dr.h.q1
+	}
 	return nil
 }
 
@@ -201,8 +222,14 @@ func (st *state) damping(h, th float64) error {
 		hs.vt[i] = th*hs.v1[i] + (1-th)*b.V[i]
 	}
 	b.Space.Expand(hs.full, hs.qt, nil)
+	if b.drive != nil {
+		b.drive.fillTheta(hs.full, th)
+	}
 	if err := b.Space.HyperDamping(hs.mat, hs.full, hs.kd); err != nil {
 		return fmt.Errorf("body %s: the damping stiffness: %w", b.Name, err)
+	}
+	if b.drive != nil { // the driven DOFs' share of Kd V_theta too
+		return b.drive.damping(hs.kdv, b, hs.full, hs.vt, th)
 	}
 	assemble.MulVecTo(hs.kdv, hs.kd, hs.vt)
 	return nil
@@ -232,7 +259,7 @@ func (st *state) linearize(h, th float64) error {
 func (st *state) refactorTangent(h, th float64) error {
 	b, hs := st.b, st.hyper
 	if hs.modified {
-		if _, err := st.internal(hs.q1, hs.fint1, hs.kt); err != nil {
+		if _, err := st.internal(hs.q1, st.drivenEnd(), hs.fint1, hs.kt); err != nil {
 			return err
 		}
 	}
@@ -247,6 +274,13 @@ func (st *state) refactorTangent(h, th float64) error {
 	if hs.modified {
 		hs.factQ1 = append(hs.factQ1[:0], hs.q1...)
 		hs.factQt = append(hs.factQt[:0], hs.qt...)
+		if dr := b.drive; dr != nil {
+			dr.h.factQ1 = append(dr.h.factQ1[:0], dr.h.q1...)
+			dr.h.factQt = dr.h.factQt[:0]
+			for k := range dr.dofs {
+				dr.h.factQt = append(dr.h.factQt, dr.q[k]+th*(dr.h.q1[k]-dr.q[k]))
+			}
+		}
 	}
 	return nil
 }
@@ -272,12 +306,19 @@ func (st *state) remakeFactor(h, th float64) error {
 	if len(hs.factQ1) == 0 {
 		return nil // the factor of the construction, which the stepper has
 	}
-	if _, err := st.internal(hs.factQ1, make([]float64, len(hs.factQ1)), hs.kt); err != nil {
+	var qc, qtc []float64
+	if dr := b.drive; dr != nil {
+		qc, qtc = dr.h.factQ1, dr.h.factQt
+	}
+	if _, err := st.internal(hs.factQ1, qc, make([]float64, len(hs.factQ1)), hs.kt); err != nil {
 		return err
 	}
 	kd := b.K
 	if hs.kd != nil {
 		b.Space.Expand(hs.full, hs.factQt, nil)
+		if qtc != nil {
+			b.drive.fill(hs.full, qtc)
+		}
 		if err := b.Space.HyperDamping(hs.mat, hs.full, hs.kd); err != nil {
 			return fmt.Errorf("body %s: the damping stiffness: %w", b.Name, err)
 		}
@@ -331,6 +372,14 @@ func (st *state) finishHyper(h, th float64) error {
 		internal += dq * (th*hs.fint1[i] + (1-th)*hs.fint0[i])
 		inertia += (hs.v1[i] - b.V[i]) * (st.mv1[i] - st.mv0[i])
 		kin += hs.v1[i] * st.mv1[i]
+	}
+	if dr := b.drive; dr != nil { // the whole body's, and the reaction's work
+		var reaction float64
+		var err error
+		if damp, inertia, internal, kin, reaction, err = dr.bookHyper(b, hs.v1, hs.q1, h, th); err != nil {
+			return err
+		}
+		work += reaction
 	}
 	copy(b.V, hs.v1)
 	copy(b.Q, hs.q1)

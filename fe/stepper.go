@@ -145,8 +145,17 @@ func (st *state) start() error {
 	assemble.MulVec2To(st.kv0, st.mv0, b.K, b.M, b.V)
 	st.energy.Kinetic = floats.Dot(b.V, st.mv0) / 2
 	if st.hyper != nil {
-		w, err := st.internal(b.Q, st.hyper.fint0, nil)
+		var qc []float64
+		if b.drive != nil {
+			qc = b.drive.q
+		}
+		w, err := st.internal(b.Q, qc, st.hyper.fint0, nil)
 		st.energy.Elastic, st.hyper.w0 = w, w
+		if err == nil && b.drive != nil { // the whole body's
+			var kin float64
+			kin, err = b.drive.startHyper(b)
+			st.energy.Kinetic = kin / 2
+		}
 		st.remember()
 		return err
 	}

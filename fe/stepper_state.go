@@ -27,6 +27,8 @@ type bodyState struct {
 	W0                     float64
 	FactQ1, FactQt         []float64
 	DrivenQ, DrivenV       []float64 // a driven group's displacements and velocities
+	DrivenFactQ1           []float64 // and where modified Newton's factor was made (hyperelastic)
+	DrivenFactQt           []float64
 }
 
 func (s *Stepper) state() stepperState {
@@ -38,6 +40,9 @@ func (s *Stepper) state() stepperState {
 		}
 		if dr := b.b.drive; dr != nil {
 			bs.DrivenQ, bs.DrivenV = dr.q, dr.v
+			if dr.h != nil {
+				bs.DrivenFactQ1, bs.DrivenFactQt = dr.h.factQ1, dr.h.factQt
+			}
 		}
 		st.Bodies = append(st.Bodies, bs)
 	}
@@ -63,6 +68,11 @@ func (s *Stepper) setState(st stepperState) error {
 		copy(b.kv0, bs.Kv0)
 		copy(b.mv0, bs.Mv0)
 		b.energy = bs.Energy
+		if dr := b.b.drive; dr != nil {
+			if err := dr.restore(b.b, bs); err != nil {
+				return err
+			}
+		}
 		if hs := b.hyper; hs != nil {
 			if len(bs.Fint0) != n {
 				return fmt.Errorf("body %q: a state without its hyperelastic internal force", b.b.Name)
@@ -75,14 +85,6 @@ func (s *Stepper) setState(st stepperState) error {
 					return err
 				}
 			}
-		}
-		if dr := b.b.drive; dr != nil {
-			if len(bs.DrivenQ) != len(dr.q) || len(bs.DrivenV) != len(dr.v) {
-				return fmt.Errorf("body %q: a state of %d driven DOFs for %d", b.b.Name, len(bs.DrivenQ), len(dr.q))
-			}
-			copy(dr.q, bs.DrivenQ)
-			copy(dr.v, bs.DrivenV)
-			dr.start(b.b) // the products the next step starts from
 		}
 		b.remember() // the accounts are those of the state read
 	}

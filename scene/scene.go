@@ -178,7 +178,7 @@ type Rectangle struct {
 // Fixed clamps components of a node group, or drives them: with a Motion
 // (velocity, sine or record) they move with its velocity, their
 // displacement its theta-rule integral from the mesh's position
-// (fe.Driven; linear bodies).
+// (fe.Driven).
 type Fixed struct {
 	Group      string  `toml:"group"`
 	Components string  `toml:"components"` // x, y or xy (default)
@@ -641,9 +641,6 @@ func (b *Body) check(i int, t Time) error {
 		at := fmt.Sprintf("%s: fixed %d", where, k+1)
 		if err := f.Motion.check(at); err != nil {
 			return err
-		}
-		if b.Model != "" && b.Model != "linear" && f.Motion.Type != "" && f.Motion.Type != "fixed" {
-			return fmt.Errorf("%s: motion: a driven group on a %s body is not built yet: drive a linear body, or move the body with a driven obstacle or [[rigid]] body", at, b.Model)
 		}
 	}
 	return nil
