@@ -24,12 +24,17 @@ import (
 // whose deposit rises above the region) is refused with how many fit. All
 // are reproducible from Seed.
 type Grains struct {
-	Name     string      `toml:"name"`
-	Group    string      `toml:"group"`
-	Count    int         `toml:"count"`
-	Shape    string      `toml:"shape"`  // "polygon" (the default) or "disk"
-	Sides    []int       `toml:"sides"`  // [min, max], polygons only
-	Radius   []float64   `toml:"radius"` // [min, max] of the circumscribed circle, m
+	Name   string    `toml:"name"`
+	Group  string    `toml:"group"`
+	Count  int       `toml:"count"`
+	Shape  string    `toml:"shape"`  // "polygon" (the default) or "disk"
+	Sides  []int     `toml:"sides"`  // [min, max], polygons only
+	Radius []float64 `toml:"radius"` // [min, max] of the circumscribed circle, m
+	// Sizes, instead of Radius's uniform draw, is a grading: radii (of
+	// the circumscribed circle, m) and their shares of the grains' number,
+	// [[r1, share1], [r2, share2], ...] (the shares add up to anything:
+	// they are normalised), each grain's radius drawn from them.
+	Sizes    [][]float64 `toml:"sizes"`
 	Region   [][]float64 `toml:"region"` // [[x0, y0], [x1, y1]]
 	Seed     uint64      `toml:"seed"`
 	Rho      float64     `toml:"rho"`
@@ -62,6 +67,9 @@ func (g *Grains) check(i int) error {
 		return fmt.Errorf("%s: name %w", where, err)
 	}
 	where = fmt.Sprintf("grains %q", g.Name)
+	if err := g.checkSizes(where); err != nil {
+		return err
+	}
 	random, deposit := g.Placement == "random", g.Placement == "deposit"
 	switch {
 	case g.Placement != "" && g.Placement != "lattice" && !random && !deposit:
@@ -114,6 +122,55 @@ func (g *Grains) check(i int) error {
 		return fmt.Errorf("%s: region holds %.0f grains of radius %g on its lattice (pitch %.3g m), not %d: enlarge it", where, cols*rows, g.Radius[1], pitch, g.Count)
 	}
 	return nil
+}
+
+// maxSizes bounds a grading's table.
+const maxSizes = 1000
+
+// checkSizes checks a grading (Sizes) and sets Radius to the range of its
+// radii, which the checks and the placements read; a Radius given beside
+// it is refused (one that is that range already is the grading's).
+func (g *Grains) checkSizes(where string) error {
+	if g.Sizes == nil {
+		return nil
+	}
+	if len(g.Sizes) < 1 || len(g.Sizes) > maxSizes {
+		return bad(where, "sizes", fmt.Sprintf("%d entries", len(g.Sizes)), fmt.Sprintf("expected 1 to %d [radius, share] pairs", maxSizes))
+	}
+	lo, hi, total := math.Inf(1), math.Inf(-1), 0.0
+	for k, e := range g.Sizes {
+		if len(e) != 2 || !positive(e[0]) || !bounded(e[0]) || !positive(e[1]) || !bounded(e[1]) {
+			return bad(where, fmt.Sprintf("sizes[%d]", k+1), e, "expected [radius, share], both positive: the radius in m, the share of the grains' number")
+		}
+		lo, hi, total = min(lo, e[0]), max(hi, e[0]), total+e[1]
+	}
+	if !bounded(total) {
+		return bad(where, "sizes", g.Sizes, "expected shares whose sum is finite")
+	}
+	if g.Radius != nil && (len(g.Radius) != 2 || g.Radius[0] != lo || g.Radius[1] != hi) {
+		return fmt.Errorf("%s: radius and sizes are both given: give radius = [min, max] (uniform) or sizes = [[radius, share], ...], one of them", where)
+	}
+	g.Radius = []float64{lo, hi}
+	return nil
+}
+
+// radius draws a grain's radius: uniform in Radius, or from Sizes.
+func (g *Grains) radius(rng *rand.Rand) float64 {
+	if g.Sizes == nil {
+		return g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()
+	}
+	var total float64
+	for _, e := range g.Sizes {
+		total += e[1]
+	}
+	x := total * rng.Float64()
+	for _, e := range g.Sizes {
+		if x < e[1] {
+			return e[0]
+		}
+		x -= e[1]
+	}
+	return g.Sizes[len(g.Sizes)-1][0] // round-off at the top
 }
 
 // maxDeposit bounds a deposit's solid fraction over its region: a
@@ -234,7 +291,7 @@ func (g *Grains) deposit() ([]*rigid.Body, error) {
 // deposited as its circumscribed disk.
 func (g *Grains) deposited(rng *rand.Rand) (rigid.Shape, error) {
 	if g.Shape == "disk" {
-		return rigid.Disk{R: g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()}, nil
+		return rigid.Disk{R: g.radius(rng)}, nil
 	}
 	return g.draw(rng)
 }
@@ -293,7 +350,11 @@ func (d *diskGrid) add(c [2]float64, r float64) {
 // polygon.
 func (g *Grains) draw(rng *rand.Rand) (rigid.Shape, error) {
 	if g.Shape == "disk" {
-		return rigid.Disk{R: g.Radius[0] + (g.Radius[1]-g.Radius[0])*rng.Float64()}, nil
+		return rigid.Disk{R: g.radius(rng)}, nil
+	}
+	if g.Sizes != nil {
+		r := g.radius(rng)
+		return rigid.RandomPolygon(rng, g.Sides[0], g.Sides[1], r, r)
 	}
 	return rigid.RandomPolygon(rng, g.Sides[0], g.Sides[1], g.Radius[0], g.Radius[1])
 }

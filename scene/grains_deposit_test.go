@@ -222,3 +222,66 @@ func packing(disks []*rigid.Body, x0, x1, y0, y1 float64) float64 {
 	}
 	return float64(in) / (n * n)
 }
+
+// TestGradedGrains: a grading (sizes = [[radius, share], ...]) draws each
+// grain's radius from its table: 400 disks deposited from a 3:1 grading
+// by number, or placed at random from an even one, have only the table's
+// radii, in its shares (within three standard deviations of the binomial
+// draw); polygons take the grading's radius as their circumscribed
+// circle's; a radius beside the grading, a share that is not positive and
+// an empty table are refused naming the key.
+func TestGradedGrains(t *testing.T) {
+	for _, tc := range []struct {
+		name, grains string
+		radii        []float64
+		shares       []float64
+	}{
+		{"deposit 3:1", "count = 400\nsizes = [[0.003, 3.0], [0.005, 1.0]]", []float64{0.003, 0.005}, []float64{0.75, 0.25}},
+		{"random, even", "count = 100\nsizes = [[0.004, 1.0], [0.006, 1.0]]\nplacement = \"random\"", []float64{0.004, 0.006}, []float64{0.5, 0.5}},
+		{"polygons", "count = 100\nsizes = [[0.004, 1.0], [0.006, 1.0]]\nplacement = \"random\"\nsides = [4, 6]", []float64{0.004, 0.006}, []float64{0.5, 0.5}},
+	} {
+		text := strings.Replace(depositScene(tc.grains), "radius = [0.004, 0.006]\n", "", 1)
+		if strings.Contains(tc.grains, "random") {
+			text = strings.Replace(text, "placement = \"deposit\"\n", "", 1)
+		}
+		if strings.Contains(tc.grains, "sides") {
+			text = strings.Replace(text, `shape = "disk"`, `shape = "polygon"`, 1)
+		}
+		sc, err := Decode(strings.NewReader(text), "graded.toml")
+		require.NoError(t, err, tc.name)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err, tc.name)
+		grains := m.Rigid.Bodies[3:]
+		counts := make([]int, len(tc.radii))
+		for _, g := range grains {
+			r := g.Shape.Radius()
+			k := slices.Index(tc.radii, r)
+			if _, polygon := g.Shape.(*rigid.Polygon); polygon { // its vertices on the circle about where it was drawn, not its centre of mass
+				k = 0
+				if math.Abs(r-tc.radii[1]) < math.Abs(r-tc.radii[0]) {
+					k = 1
+				}
+				require.InEpsilon(t, tc.radii[k], r, 0.15, "%s: %s's radius", tc.name, g.Name)
+			}
+			require.GreaterOrEqual(t, k, 0, "%s: %s's radius %g is the table's", tc.name, g.Name, r)
+			counts[k]++
+		}
+		n := float64(len(grains))
+		for k, want := range tc.shares {
+			got := float64(counts[k]) / n
+			t.Logf("%s: radius %g m: %d grains, share %.3f asked %.3f", tc.name, tc.radii[k], counts[k], got, want)
+			assert.InDelta(t, want, got, 3*math.Sqrt(want*(1-want)/n), "%s: radius %g's share", tc.name, tc.radii[k])
+		}
+	}
+	for grains, want := range map[string]string{
+		"count = 10\nsizes = [[0.004, 1.0]]\nradius = [0.004, 0.006]": "radius and sizes are both given",
+		"count = 10\nsizes = [[0.004, 0.0]]":                          `sizes[1] = [0.004 0]: expected [radius, share], both positive`,
+		"count = 10\nsizes = []":                                      "sizes = 0 entries: expected 1 to 1000 [radius, share] pairs",
+		"count = 10\nsizes = [[0.004, 1.0, 2.0]]":                     "sizes[1] = [0.004 1 2]",
+	} {
+		text := strings.Replace(depositScene(grains), "radius = [0.004, 0.006]\n", "", 1)
+		_, err := Decode(strings.NewReader(text), "graded.toml")
+		require.Error(t, err, grains)
+		assert.Contains(t, err.Error(), want, grains)
+	}
+}

@@ -37,27 +37,39 @@ def arch(name, centre, radius, thickness, voussoirs, start=0.0, end=180.0, joint
                        "joint": float(joint), "rho": float(rho), "gravity": list(gravity) if gravity is not None else None})
 
 
-def random_grains(name, region, radius, count=None, solid_fraction=None, shape="disk", sides=None, rho=2600.0, seed=0,
-                  gravity=(0.0, -9.81), group=None):
+def _radii(who, radius, sizes):
+    """The radius keys of a [[grains]] table: uniform in `radius` = (min,
+    max), or a grading `sizes` = ((r1, share1), (r2, share2), ...)."""
+    if (radius is None) == (sizes is None):
+        raise ValueError("%s: give radius = (min, max) or sizes = ((radius, share), ...), one of them" % who)
+    if sizes is not None:
+        return {"sizes": [[float(r), float(share)] for r, share in sizes]}
+    return {"radius": list(radius)}
+
+
+def random_grains(name, region, radius=None, count=None, solid_fraction=None, shape="disk", sides=None, rho=2600.0, seed=0,
+                  gravity=(0.0, -9.81), group=None, sizes=None):
     """A [[grains]] table placed at random (random sequential addition):
     `count` grains, or as many as make `solid_fraction` of `region` =
-    ((x0, y0), (x1, y1)); radii uniform in `radius` = (min, max); the same
+    ((x0, y0), (x1, y1)); radii uniform in `radius` = (min, max), or drawn
+    from a grading `sizes` = ((radius, share of the number), ...); the same
     `seed` gives the same sample."""
     if (count is None) == (solid_fraction is None):
         raise ValueError("random_grains: give count or solid_fraction, one of them")
     return _drop_none({"name": name, "group": group, "placement": "random", "count": count, "solid_fraction": solid_fraction,
                        "shape": shape, "sides": list(sides) if sides is not None else None,
-                       "radius": list(radius), "region": [list(region[0]), list(region[1])], "rho": float(rho), "seed": int(seed),
-                       "gravity": list(gravity) if gravity is not None else None})
+                       **_radii("random_grains", radius, sizes), "region": [list(region[0]), list(region[1])],
+                       "rho": float(rho), "seed": int(seed), "gravity": list(gravity) if gravity is not None else None})
 
 
-def deposited_grains(name, region, radius, count=None, solid_fraction=None, rho=2600.0, seed=0, gravity=(0.0, -9.81),
-                     group=None, sides=None):
+def deposited_grains(name, region, radius=None, count=None, solid_fraction=None, rho=2600.0, seed=0, gravity=(0.0, -9.81),
+                     group=None, sides=None, sizes=None):
     """A [[grains]] table of disks deposited in `region` = ((x0, y0), (x1,
     y1)): dropped one by one at random abscissae onto its floor y0, each
     rests on the floor, on two disks or on a disk and a side (give the floor
     and the sides as bodies); `count` disks, or as many as make
-    `solid_fraction` of the region; radii uniform in `radius` = (min, max);
+    `solid_fraction` of the region; radii uniform in `radius` = (min, max),
+    or drawn from a grading `sizes` = ((radius, share of the number), ...);
     the same `seed` gives the same sample. With `sides` = (min, max),
     convex polygons of that many sides instead, each deposited as its
     circumscribed disk (a looser sample, which settles in its first
@@ -67,7 +79,7 @@ def deposited_grains(name, region, radius, count=None, solid_fraction=None, rho=
     return _drop_none({"name": name, "group": group, "placement": "deposit",
                        "shape": "disk" if sides is None else "polygon",
                        "sides": list(sides) if sides is not None else None, "count": count,
-                       "solid_fraction": solid_fraction, "radius": list(radius),
+                       "solid_fraction": solid_fraction, **_radii("deposited_grains", radius, sizes),
                        "region": [list(region[0]), list(region[1])], "rho": float(rho), "seed": int(seed),
                        "gravity": list(gravity) if gravity is not None else None})
 

@@ -75,6 +75,19 @@ def test_deposited_polygons_do_not_overlap(tmp_path):
     assert run.row(-1)["push_out_work"] == 0
 
 
+def test_graded_grains_take_the_tables_radii(tmp_path):
+    scene = {
+        "time": {"h": 2e-4, "duration": 0.0004},
+        "rigid": [{"name": "floor", "rectangle": [0.2, 0.02], "position": [0.05, -0.01], "motion": {"type": "fixed"}}],
+        "grains": [fecontact.deposited_grains("g", region=((0.0, 0.0), (0.1, 0.3)), count=60, seed=1,
+                                              sizes=((0.003, 1.0), (0.005, 1.0)))],
+        "rigid_contacts": {"rule": [{"groups": ["*", "*"], "mu": 0.3}]},
+    }
+    run = fecontact.run(scene, tmp_path / "out", quiet=True)
+    radii = np.asarray(run.series("rigid")[0][2].cell_data["radius"])[1:]
+    assert len(radii) == 60 and set(np.round(radii, 9)) == {0.003, 0.005}
+
+
 def test_traction_pulls_a_bar(tmp_path):
     scene = {
         "time": {"h": 1e-4, "duration": 0.01},
@@ -90,6 +103,7 @@ def test_traction_pulls_a_bar(tmp_path):
     (lambda: fecontact.traction("right"), "give value or pressure"),
     (lambda: fecontact.random_grains("g", ((0, 0), (1, 1)), (0.1, 0.2)), "give count or solid_fraction"),
     (lambda: fecontact.deposited_grains("g", ((0, 0), (1, 1)), (0.1, 0.2)), "give count or solid_fraction"),
+    (lambda: fecontact.random_grains("g", ((0, 0), (1, 1)), count=3), "give radius = .min, max. or sizes"),
 ])
 def test_helpers_refuse_what_the_scene_would(call, message):
     with pytest.raises(ValueError, match=message):
