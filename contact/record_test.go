@@ -65,3 +65,34 @@ func TestRecordIntegratesExactly(t *testing.T) {
 		assert.ErrorContains(t, err, bad.want)
 	}
 }
+
+// TestRecordQuantities: a velocity record's offset is its samples' exact
+// integral (quadratic between them), its velocity the samples; a
+// displacement record's offset is its samples and its velocity their
+// slope; after the last sample both move on at the last velocity; a
+// displacement record that does not start at 0 is refused.
+func TestRecordQuantities(t *testing.T) {
+	ts := []float64{0, 0.1, 0.3, 0.4}
+	vs := []float64{0, 2, -1, 0.5}
+	r, err := NewRecordOf(Velocity, ts, vs, [2]float64{0, 2})
+	require.NoError(t, err)
+	x := 0.0
+	for i := 1; i < len(ts); i++ {
+		x += (ts[i] - ts[i-1]) * (vs[i-1] + vs[i]) / 2
+		assert.InDelta(t, x, r.Offset(ts[i])[1], 1e-15, "velocity record: offset at sample %d", i)
+		assert.InDelta(t, vs[i], r.Velocity(ts[i])[1], 1e-15, "velocity record: velocity at sample %d", i)
+	}
+	mid := 0.2 // the offset halfway through [0.1, 0.3]: v goes 2 -> 0.5 linearly
+	assert.InDelta(t, 0.1+0.1*(2+0.5)/2, r.Offset(mid)[1], 1e-15)
+	assert.InDelta(t, x+0.5*0.1, r.Offset(0.5)[1], 1e-15, "on at the last velocity")
+	ds := []float64{0, 0.01, 0.03, 0.02}
+	d, err := NewRecordOf(Displacement, ts, ds, [2]float64{1, 0})
+	require.NoError(t, err)
+	for i := 1; i < len(ts); i++ {
+		assert.InDelta(t, ds[i], d.Offset(ts[i])[0], 1e-15, "displacement record: offset at sample %d", i)
+		assert.InDelta(t, (ds[i]-ds[i-1])/(ts[i]-ts[i-1]), d.Velocity(ts[i])[0], 1e-12, "its slope before sample %d", i)
+	}
+	assert.InDelta(t, 0.025, d.Offset(0.35)[0], 1e-15, "linear between samples")
+	_, err = NewRecordOf(Displacement, ts, []float64{0.1, 0, 0, 0}, [2]float64{1, 0})
+	assert.EqualError(t, err, "a displacement record starting at 0.1 m: expected 0 at its first time (the place it moves from)")
+}

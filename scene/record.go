@@ -19,6 +19,18 @@ import (
 // past any shake table or earthquake, before its integral overflows.
 const maxRecordAcceleration = 1e6
 
+// maxMotionOffset bounds a displacement record's samples (m): the
+// coordinates' own bound.
+const maxMotionOffset = 1e15
+
+// article is "an" before a vowel, else "a".
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
 // maxRecordBytes bounds a record's CSV file (an accelerogram of a day at
 // 1 kHz is a few MB).
 const maxRecordBytes = 256 << 20
@@ -35,16 +47,23 @@ func (m Motion) record(s *Scene) (*contact.Record, error) {
 	if scale == 0 {
 		scale = 1
 	}
-	ok := func(_, a float64) bool { return math.Abs(scale*a) <= maxRecordAcceleration }
-	t, a, err := csvColumns(data, path, m.Column, "motion.column", "the acceleration",
-		ok, fmt.Sprintf("a time and an acceleration, finite numbers, the acceleration times motion.scale within +-%g m/s^2", maxRecordAcceleration))
+	q, what, unit, bound := contact.Acceleration, "acceleration", "m/s^2", maxRecordAcceleration
+	switch m.Quantity {
+	case "velocity":
+		q, what, unit, bound = contact.Velocity, "velocity", "m/s", maxMotionSpeed
+	case "displacement":
+		q, what, unit, bound = contact.Displacement, "displacement", "m", maxMotionOffset
+	}
+	ok := func(_, a float64) bool { return math.Abs(scale*a) <= bound }
+	t, a, err := csvColumns(data, path, m.Column, "motion.column", "the "+what,
+		ok, fmt.Sprintf("a time and %s %s, finite numbers, the %s times motion.scale within +-%g %s", article(what), what, what, bound, unit))
 	if err != nil {
 		return nil, err
 	}
 	for i := range a {
 		a[i] *= scale
 	}
-	r, err := contact.NewRecord(t, a, [2]float64{m.Direction[0], m.Direction[1]})
+	r, err := contact.NewRecordOf(q, t, a, [2]float64{m.Direction[0], m.Direction[1]})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

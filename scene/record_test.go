@@ -170,3 +170,47 @@ func TestBlockPushedOnARoughFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOfVelocityOrDisplacement: a record's column may be the
+// ground's velocity or displacement (quantity), scaled like an
+// acceleration: the driven ground then passes through the displacement
+// samples exactly, or moves at the velocity samples; a quantity the
+// record does not know, or one given to another motion, is refused.
+func TestRecordOfVelocityOrDisplacement(t *testing.T) {
+	dir := t.TempDir()
+	csv := "time [s],u [mm]\n0,0\n0.1,2\n0.2,-1\n0.3,0\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "u.csv"), []byte(csv), 0o644))
+	for _, tc := range []struct {
+		quantity string
+		check    func(t float64, x, v [2]float64)
+	}{
+		{"displacement", func(tm float64, x, v [2]float64) {
+			want := map[float64]float64{0.1: 2e-3, 0.2: -1e-3, 0.3: 0}[tm]
+			assert.InDelta(t, want, x[0], 1e-15, "the ground at the sample of %g s", tm)
+		}},
+		{"velocity", func(tm float64, x, v [2]float64) {
+			want := map[float64]float64{0.1: 2e-3, 0.2: -1e-3, 0.3: 0}[tm]
+			assert.InDelta(t, want, v[0], 1e-15, "the ground's velocity at the sample of %g s", tm)
+		}},
+	} {
+		motion := fmt.Sprintf(`motion = { type = "record", file = "u.csv", scale = 1e-3, direction = [1.0, 0.0], quantity = %q }`, tc.quantity)
+		text := strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, motion, 1)
+		path := filepath.Join(dir, tc.quantity+".toml")
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		sc, err := Load(path)
+		require.NoError(t, err, tc.quantity)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err, tc.quantity)
+		ground := m.Rigid.Bodies[0].Motion
+		for _, tm := range []float64{0.1, 0.2, 0.3} {
+			tc.check(tm, ground.Offset(tm), ground.Velocity(tm))
+		}
+	}
+	for motion, want := range map[string]string{
+		`motion = { type = "record", file = "u.csv", direction = [1.0, 0.0], quantity = "jerk" }`: `motion.quantity = "jerk": expected "acceleration", "velocity" or "displacement"`,
+		`motion = { type = "velocity", velocity = [1.0, 0.0], quantity = "velocity" }`:            `motion.quantity is given, but a motion of type "velocity" does not use it`,
+	} {
+		_, err := Decode(strings.NewReader(strings.Replace(rigidMinimal, `motion = { type = "fixed" }`, motion, 1)), "q.toml")
+		assert.ErrorContains(t, err, want)
+	}
+}

@@ -213,6 +213,10 @@ type Motion struct {
 	File   string  `toml:"file"`
 	Column string  `toml:"column"`
 	Scale  float64 `toml:"scale"`
+	// Quantity is what a record's column gives: "acceleration" (the
+	// default), "velocity" (m/s) or "displacement" (m, from 0 at its
+	// first time), each linear between its samples and times Scale.
+	Quantity string `toml:"quantity"`
 }
 
 // Side names an edge group of a body.
@@ -767,6 +771,8 @@ func (m Motion) check(where string) error {
 			return bad(where, "motion.direction", m.Direction, "expected a non-zero [dx, dy]")
 		case !finite(m.Scale) || math.Abs(m.Scale) > 1e6:
 			return bad(where, "motion.scale", m.Scale, "expected the factor into m/s^2 (1, or 9.81 for a record in g; 0 means 1)")
+		case m.Quantity != "" && m.Quantity != "acceleration" && m.Quantity != "velocity" && m.Quantity != "displacement":
+			return bad(where, "motion.quantity", fmt.Sprintf("%q", m.Quantity), `expected "acceleration", "velocity" or "displacement"`)
 		}
 	default:
 		return bad(where, "motion.type", fmt.Sprintf("%q", m.Type), "expected fixed, velocity, sine or record")
@@ -784,7 +790,7 @@ const maxMotionSpeed = 1e6
 // still without a word.
 func (m Motion) unused(where string) error {
 	reads := map[string][]string{"": nil, "fixed": nil, "velocity": {"velocity"}, "sine": {"amplitude", "period", "direction"},
-		"record": {"direction", "file", "column", "scale"}}
+		"record": {"direction", "file", "column", "scale", "quantity"}}
 	keys, ok := reads[m.Type]
 	if !ok {
 		return nil // check names the unknown type
@@ -793,7 +799,7 @@ func (m Motion) unused(where string) error {
 		key string
 		set bool
 	}{{"velocity", m.Velocity != nil}, {"amplitude", m.Amplitude != 0}, {"period", m.Period != 0}, {"direction", m.Direction != nil},
-		{"file", m.File != ""}, {"column", m.Column != ""}, {"scale", m.Scale != 0}}
+		{"file", m.File != ""}, {"column", m.Column != ""}, {"scale", m.Scale != 0}, {"quantity", m.Quantity != ""}}
 	for _, g := range given {
 		if g.set && !slices.Contains(keys, g.key) {
 			typ := m.Type

@@ -84,13 +84,14 @@ def deposited_grains(name, region, radius=None, count=None, solid_fraction=None,
                        "gravity": list(gravity) if gravity is not None else None})
 
 
-def record_motion(file, direction=(1.0, 0.0), column=None, scale=None):
+def record_motion(file, direction=(1.0, 0.0), column=None, scale=None, quantity=None):
     """A ground motion from a recorded acceleration: a CSV `file` (made
     absolute, so that the scene runs from any folder) whose first column
     is the time in s and `column` (default the second) the acceleration
-    along `direction`, in m/s^2 times `scale` (9.81 for a record in g)."""
+    along `direction`, in m/s^2 times `scale` (9.81 for a record in g);
+    `quantity` "velocity" or "displacement" for a record of those."""
     return _drop_none({"type": "record", "file": os.path.abspath(os.fspath(file)), "direction": list(direction),
-                       "column": column, "scale": scale})
+                       "column": column, "scale": scale, "quantity": quantity})
 
 
 def traction(group, value=None, pressure=None, time=None):
