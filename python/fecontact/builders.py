@@ -27,13 +27,17 @@ def wall(name, origin, courses, blocks, size, bond="running", joint=0.0, rho=200
 
 
 def arch(name, centre, radius, thickness, voussoirs, start=0.0, end=180.0, joint=0.0, rho=2000.0, gravity=(0.0, -9.81),
-         group=None):
+         group=None, pointed=None):
     """An [[arch]] table: a ring of `voussoirs` equal voussoirs on the
     intrados circle of `radius` about `centre`, `thickness` deep, from
     angle `start` to `end` (degrees; a semicircle by default), joints of
-    `joint` m (0: dry)."""
+    `joint` m (0: dry). With `pointed` = e (m), a pointed arch instead:
+    two halves of `radius` whose centres are e off `centre`, meeting at a
+    vertical crown joint (e = radius / 2: the equilateral arch; voussoirs
+    even; start and end not read)."""
+    angles = {"from": float(start), "to": float(end)} if pointed is None else {"pointed": float(pointed)}
     return _drop_none({"name": name, "group": group, "centre": list(centre), "radius": float(radius),
-                       "thickness": float(thickness), "voussoirs": int(voussoirs), "from": float(start), "to": float(end),
+                       "thickness": float(thickness), "voussoirs": int(voussoirs), **angles,
                        "joint": float(joint), "rho": float(rho), "gravity": list(gravity) if gravity is not None else None})
 
 
