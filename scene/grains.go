@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/piles"
@@ -34,8 +35,12 @@ type Grains struct {
 	// the circumscribed circle, m) and their shares of the grains' number,
 	// [[r1, share1], [r2, share2], ...] (the shares add up to anything:
 	// they are normalised), each grain's radius drawn from them.
-	Sizes    [][]float64 `toml:"sizes"`
-	Region   [][]float64 `toml:"region"` // [[x0, y0], [x1, y1]]
+	Sizes  [][]float64 `toml:"sizes"`
+	Region [][]float64 `toml:"region"` // [[x0, y0], [x1, y1]]
+	// Within, instead of Region, is a convex polygon (its vertices
+	// counter-clockwise) the grains' circumscribed circles lie in: a
+	// hopper, a silo, a slope; random placement only.
+	Within   [][]float64 `toml:"within"`
 	Seed     uint64      `toml:"seed"`
 	Rho      float64     `toml:"rho"`
 	Velocity []float64   `toml:"velocity"`
@@ -68,6 +73,9 @@ func (g *Grains) check(i int) error {
 	}
 	where = fmt.Sprintf("grains %q", g.Name)
 	if err := g.checkSizes(where); err != nil {
+		return err
+	}
+	if err := g.checkWithin(where); err != nil {
 		return err
 	}
 	random, deposit := g.Placement == "random", g.Placement == "deposit"
@@ -154,6 +162,65 @@ func (g *Grains) checkSizes(where string) error {
 	return nil
 }
 
+// checkWithin checks a polygon to place grains in (Within) and sets Region
+// to its bounding box, which the placement draws centres in; a Region
+// given beside it is refused (one that is that box already is its).
+func (g *Grains) checkWithin(where string) error {
+	if g.Within == nil {
+		return nil
+	}
+	if g.Placement != "random" {
+		return fmt.Errorf(`%s: within places grains at random: give placement = "random" (a deposit or a lattice fills a region's box)`, where)
+	}
+	vs := make([][2]float64, len(g.Within))
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for k, p := range g.Within {
+		if len(p) != 2 || !bounded(p...) {
+			return bad(where, fmt.Sprintf("within[%d]", k+1), p, "expected [x, y] in m")
+		}
+		vs[k] = [2]float64{p[0], p[1]}
+		lo = [2]float64{min(lo[0], p[0]), min(lo[1], p[1])}
+		hi = [2]float64{max(hi[0], p[0]), max(hi[1], p[1])}
+	}
+	if _, _, err := rigid.NewPolygon(vs); err != nil {
+		return bad(where, "within", g.Within, fmt.Sprintf("expected a convex polygon, its vertices counter-clockwise: %v", err))
+	}
+	box := [][]float64{{lo[0], lo[1]}, {hi[0], hi[1]}}
+	if g.Region != nil && !slices.EqualFunc(g.Region, box, slices.Equal) {
+		return fmt.Errorf("%s: region and within are both given: give region = [[x0, y0], [x1, y1]] (a box) or within = [[x, y], ...] (a polygon), one of them", where)
+	}
+	g.Region = box
+	return nil
+}
+
+// inside tells whether the circle of radius r about c lies in Within (in
+// Region's box when there is none, which the placement draws in).
+func (g *Grains) inside(c [2]float64, r float64) bool {
+	n := len(g.Within)
+	for k, p := range g.Within {
+		q := g.Within[(k+1)%n]
+		dx, dy := q[0]-p[0], q[1]-p[1]
+		if (dx*(c[1]-p[1])-dy*(c[0]-p[0]))/math.Hypot(dx, dy) < r { // its distance left of the edge
+			return false
+		}
+	}
+	return true
+}
+
+// area is the area grains are placed in: Within's, or Region's.
+func (g *Grains) area() float64 {
+	if g.Within == nil {
+		return (g.Region[1][0] - g.Region[0][0]) * (g.Region[1][1] - g.Region[0][1])
+	}
+	var a float64
+	n := len(g.Within)
+	for k, p := range g.Within {
+		q := g.Within[(k+1)%n]
+		a += (p[0]*q[1] - q[0]*p[1]) / 2
+	}
+	return a
+}
+
 // radius draws a grain's radius: uniform in Radius, or from Sizes.
 func (g *Grains) radius(rng *rand.Rand) float64 {
 	if g.Sizes == nil {
@@ -219,7 +286,7 @@ const randomTries = 10000
 func (g *Grains) random() ([]*rigid.Body, error) {
 	rng := rand.New(rand.NewPCG(g.Seed, 0x7a55))
 	x0, y0, x1, y1 := g.Region[0][0], g.Region[0][1], g.Region[1][0], g.Region[1][1]
-	target := (x1 - x0) * (y1 - y0) * g.SolidFraction
+	target := g.area() * g.SolidFraction
 	grid := newDiskGrid(2 * g.Radius[1])
 	var out []*rigid.Body
 	var area float64
@@ -235,7 +302,7 @@ func (g *Grains) random() ([]*rigid.Body, error) {
 		placed := false
 		for range randomTries {
 			c := [2]float64{x0 + r + (x1-x0-2*r)*rng.Float64(), y0 + r + (y1-y0-2*r)*rng.Float64()}
-			if grid.clear(c, r) {
+			if grid.clear(c, r) && g.inside(c, r) {
 				grid.add(c, r)
 				b, err := rigid.NewBody(fmt.Sprintf("%s%d", g.Name, k+1), shape, c, g.Rho)
 				if err != nil {
@@ -247,7 +314,7 @@ func (g *Grains) random() ([]*rigid.Body, error) {
 			}
 		}
 		if !placed {
-			return nil, fmt.Errorf("only %d grains (solid fraction %.3f) fit in the region by random addition: enlarge the region, or lower count or solid_fraction (a denser sample comes by deposition: let it settle)", len(out), area/((x1-x0)*(y1-y0)))
+			return nil, fmt.Errorf("only %d grains (solid fraction %.3f) fit in the region by random addition: enlarge the region, or lower count or solid_fraction (a denser sample comes by deposition: let it settle)", len(out), area/g.area())
 		}
 	}
 	return out, nil

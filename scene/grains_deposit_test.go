@@ -285,3 +285,47 @@ func TestGradedGrains(t *testing.T) {
 		assert.Contains(t, err.Error(), want, grains)
 	}
 }
+
+// TestGrainsWithinAPolygon: grains placed at random within a convex
+// polygon (a hopper: a V bottom between vertical walls) lie in it, every
+// circumscribed circle at least its radius from each side, overlap
+// nowhere, and reach the asked solid fraction of the polygon's area; a
+// polygon given clockwise, one beside a region, and within under another
+// placement are refused.
+func TestGrainsWithinAPolygon(t *testing.T) {
+	hopper := [][2]float64{{0.05, 0}, {0.15, 0}, {0.2, 0.1}, {0.2, 0.3}, {0, 0.3}, {0, 0.1}}
+	within := "within = [[0.05, 0.0], [0.15, 0.0], [0.2, 0.1], [0.2, 0.3], [0.0, 0.3], [0.0, 0.1]]"
+	text := strings.Replace(depositScene("solid_fraction = 0.4\nseed = 9\n"+within), "placement = \"deposit\"\n", "placement = \"random\"\n", 1)
+	text = strings.Replace(text, "region = [[-0.1, 0.01], [0.1, 0.31]]\n", "", 1)
+	sc, err := Decode(strings.NewReader(text), "hopper.toml")
+	require.NoError(t, err)
+	m, err := sc.Model(Variant{})
+	require.NoError(t, err)
+	grains := m.Rigid.Bodies[3:]
+	var area float64
+	for i, g := range grains {
+		r := g.Shape.Radius()
+		area += g.Shape.Area()
+		for k, p := range hopper {
+			q := hopper[(k+1)%len(hopper)]
+			d := ((q[0]-p[0])*(g.Q[1]-p[1]) - (q[1]-p[1])*(g.Q[0]-p[0])) / math.Hypot(q[0]-p[0], q[1]-p[1])
+			require.GreaterOrEqual(t, d, r-1e-12, "grain %d within side %d", i, k+1)
+		}
+		for _, o := range grains[:i] {
+			require.GreaterOrEqual(t, rigid.Distance(g, o), -1e-12, "%s and %s", g.Name, o.Name)
+		}
+	}
+	polygon := 0.2*0.3 - 2*0.05*0.1/2 // the box less its two corner triangles
+	t.Logf("%d grains, solid fraction %.3f of the hopper's %.4g m^2", len(grains), area/polygon, polygon)
+	assert.GreaterOrEqual(t, area/polygon, 0.4)
+	assert.Less(t, area/polygon, 0.42, "no more than a grain past it")
+
+	for edit, want := range map[string]string{
+		strings.Replace(text, within, "within = [[0.0, 0.1], [0.0, 0.3], [0.2, 0.3], [0.2, 0.1], [0.15, 0.0], [0.05, 0.0]]", 1): "expected a convex polygon, its vertices counter-clockwise",
+		strings.Replace(text, within, within+"\nregion = [[0.0, 0.0], [0.3, 0.3]]", 1):                                          "region and within are both given",
+		strings.Replace(text, "placement = \"random\"", "placement = \"deposit\"", 1):                                           "within places grains at random",
+	} {
+		_, err := Decode(strings.NewReader(edit), "hopper.toml")
+		assert.ErrorContains(t, err, want)
+	}
+}

@@ -51,18 +51,22 @@ def _radii(who, radius, sizes):
     return {"radius": list(radius)}
 
 
-def random_grains(name, region, radius=None, count=None, solid_fraction=None, shape="disk", sides=None, rho=2600.0, seed=0,
-                  gravity=(0.0, -9.81), group=None, sizes=None):
+def random_grains(name, region=None, radius=None, count=None, solid_fraction=None, shape="disk", sides=None, rho=2600.0,
+                  seed=0, gravity=(0.0, -9.81), group=None, sizes=None, within=None):
     """A [[grains]] table placed at random (random sequential addition):
     `count` grains, or as many as make `solid_fraction` of `region` =
     ((x0, y0), (x1, y1)); radii uniform in `radius` = (min, max), or drawn
     from a grading `sizes` = ((radius, share of the number), ...); the same
-    `seed` gives the same sample."""
+    `seed` gives the same sample. `within` = ((x, y), ...), a convex
+    polygon counter-clockwise, instead of `region`: the grains lie in it."""
     if (count is None) == (solid_fraction is None):
         raise ValueError("random_grains: give count or solid_fraction, one of them")
+    if (region is None) == (within is None):
+        raise ValueError("random_grains: give region = ((x0, y0), (x1, y1)) or within = ((x, y), ...), one of them")
+    place = {"region": [list(region[0]), list(region[1])]} if within is None else {"within": [list(p) for p in within]}
     return _drop_none({"name": name, "group": group, "placement": "random", "count": count, "solid_fraction": solid_fraction,
                        "shape": shape, "sides": list(sides) if sides is not None else None,
-                       **_radii("random_grains", radius, sizes), "region": [list(region[0]), list(region[1])],
+                       **_radii("random_grains", radius, sizes), **place,
                        "rho": float(rho), "seed": int(seed), "gravity": list(gravity) if gravity is not None else None})
 
 
