@@ -10,8 +10,12 @@ import (
 // Wall builds a masonry wall of rectangular blocks, course by course from
 // Origin (the lower-left corner): Blocks full blocks of Size = [w, h] a
 // course, in a running bond (every other course shifted by half a block,
-// with a half block at each end, so that the wall's ends are straight)
-// or a stack bond (blocks over blocks); Joint is the gap between blocks
+// with a half block at each end, so that the wall's ends are straight),
+// a stack bond (blocks over blocks), a header bond (courses of headers,
+// blocks (w - joint) / 2 wide, every other course shifted by half a
+// header with a quarter block at each end) or an English bond (courses of
+// stretchers and of headers in turn, the header courses with their
+// quarter closers at the ends); Joint is the gap between blocks
 // and courses (0: dry joints, blocks touching). The blocks are NAME_cK_bJ
 // (course K from 1 at the bottom, block J from 1 on the left), of group
 // Group (default Name), deterministic: a run lists them in its summary
@@ -23,7 +27,7 @@ type Wall struct {
 	Courses  int       `toml:"courses"`
 	Blocks   int       `toml:"blocks"`
 	Size     []float64 `toml:"size"`
-	Bond     string    `toml:"bond"`  // running (default) or stack
+	Bond     string    `toml:"bond"`  // running (default), stack, header or english
 	Joint    float64   `toml:"joint"` // m
 	Rho      float64   `toml:"rho"`
 	Velocity []float64 `toml:"velocity"`
@@ -46,8 +50,10 @@ func (w *Wall) check(i int) error {
 		return bad(where, "courses x blocks", fmt.Sprintf("%d x %d", w.Courses, w.Blocks), fmt.Sprintf("expected at least one course of one block, %d blocks at most", maxWallBlocks))
 	case len(w.Size) != 2 || !positive(w.Size[0]) || !positive(w.Size[1]) || !bounded(w.Size...):
 		return bad(where, "size", w.Size, "expected [width, height] of a block, positive, in m")
-	case w.Bond != "" && w.Bond != "running" && w.Bond != "stack":
-		return bad(where, "bond", fmt.Sprintf("%q", w.Bond), `expected "running" or "stack"`)
+	case w.Bond != "" && w.Bond != "running" && w.Bond != "stack" && w.Bond != "header" && w.Bond != "english":
+		return bad(where, "bond", fmt.Sprintf("%q", w.Bond), `expected "running", "stack", "header" or "english"`)
+	case (w.Bond == "header" || w.Bond == "english") && !(w.Size[0] > 3*w.Joint):
+		return bad(where, "joint", w.Joint, "expected a joint under a third of the block's width: a header bond's quarter closers are (w - 3 joint) / 4 wide")
 	case !(w.Joint >= 0) || !(w.Joint < math.Min(w.Size[0], w.Size[1])):
 		return bad(where, "joint", w.Joint, "expected a gap between blocks in m, from 0 (dry) to less than a block")
 	case !positive(w.Rho):
@@ -60,6 +66,33 @@ func (w *Wall) check(i int) error {
 	return nil
 }
 
+// course is the widths of course c's blocks, left to right.
+func (w *Wall) course(c int) []float64 {
+	bw, j := w.Size[0], w.Joint
+	fill := func(n int, width float64) []float64 {
+		out := make([]float64, n)
+		for k := range out {
+			out[k] = width
+		}
+		return out
+	}
+	header := (bw - j) / 2 // two headers and their joint are a stretcher
+	switch {
+	case w.Bond == "stack", (w.Bond == "" || w.Bond == "running") && c%2 == 0, w.Bond == "english" && c%2 == 0:
+		return fill(w.Blocks, bw)
+	case w.Bond == "" || w.Bond == "running":
+		// Half a block at each end: the joints fall over the course
+		// below's blocks' middles and the ends stay straight.
+		return append(append([]float64{header}, fill(w.Blocks-1, bw)...), header)
+	case w.Bond == "header" && c%2 == 0:
+		return fill(2*w.Blocks, header)
+	}
+	// A header course shifted by half a header: a quarter closer at
+	// each end.
+	closer := (header - j) / 2
+	return append(append([]float64{closer}, fill(2*w.Blocks-1, header)...), closer)
+}
+
 // group is the wall's blocks' group.
 func (w *Wall) group() string {
 	if w.Group != "" {
@@ -70,20 +103,11 @@ func (w *Wall) group() string {
 
 // build lays the wall's blocks.
 func (w *Wall) build() ([]*rigid.Body, error) {
-	bw, bh, j := w.Size[0], w.Size[1], w.Joint
+	bh, j := w.Size[1], w.Joint
 	var out []*rigid.Body
 	for c := range w.Courses {
 		y := w.Origin[1] + float64(c)*(bh+j) + bh/2
-		widths := make([]float64, w.Blocks)
-		for k := range widths {
-			widths[k] = bw
-		}
-		if w.Bond != "stack" && c%2 == 1 {
-			// Half a block at each end: the joints fall over the course
-			// below's blocks' middles and the ends stay straight.
-			widths = append([]float64{(bw - j) / 2}, widths[:w.Blocks-1]...)
-			widths = append(widths, (bw-j)/2)
-		}
+		widths := w.course(c)
 		x := w.Origin[0]
 		for k, width := range widths {
 			shape, err := rigid.Rectangle(width, bh)

@@ -80,10 +80,75 @@ func TestWallBuilder(t *testing.T) {
 	for edit, want := range map[string]string{
 		"size = [0.4, 0.2]": `size = [0.4 -0.2]: expected [width, height] of a block, positive, in m`,
 		"courses = 3":       "courses x blocks = 0 x 4",
-		"blocks = 4":        `bond = "flemish": expected "running" or "stack"`,
+		"blocks = 4":        `bond = "flemish": expected "running", "stack", "header" or "english"`,
 	} {
 		bad := map[string]string{"size = [0.4, 0.2]": "size = [0.4, -0.2]", "courses = 3": "courses = 0", "blocks = 4": "blocks = 4\nbond = \"flemish\""}[edit]
 		_, err := Decode(strings.NewReader(strings.Replace(wallScene, edit, bad, 1)), "bad.toml")
 		assert.ErrorContains(t, err, `wall "w": `+want)
+	}
+}
+
+// TestWallBonds: a header bond lays courses of headers (two and their
+// joint a stretcher), every other one shifted by half a header with a
+// quarter closer at each end; an English bond lays stretcher and header
+// courses in turn; every course spans the wall's length exactly, its
+// joints a quarter of a block from those below (header bonds' overlap),
+// and the wall stands on its ground, the ledger closed.
+func TestWallBonds(t *testing.T) {
+	const bw, j, blocks = 0.4, 0.0, 4
+	length := blocks*bw + (blocks-1)*j
+	for _, tc := range []struct {
+		bond   string
+		counts []int // blocks per course, bottom up
+	}{{"header", []int{8, 9, 8}}, {"english", []int{4, 9, 4}}} {
+		text := strings.Replace(wallScene, "gravity = [0.0, -9.81]\n", "gravity = [0.0, -9.81]\nbond = \""+tc.bond+"\"\n", 1)
+		sc, err := Decode(strings.NewReader(text), tc.bond+".toml")
+		require.NoError(t, err, tc.bond)
+		m, err := sc.Model(Variant{})
+		require.NoError(t, err, tc.bond)
+		blocksAll := m.Rigid.Bodies[1:]
+		k := 0
+		var joints [][]float64 // each course's joints' x
+		for c, n := range tc.counts {
+			course := blocksAll[k : k+n]
+			k += n
+			var right float64
+			var js []float64
+			for i, b := range course {
+				vs := b.Vertices(nil)
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, v := range vs {
+					lo, hi = math.Min(lo, v[0]), math.Max(hi, v[0])
+				}
+				if i == 0 {
+					assert.InDelta(t, 0, lo, 1e-12, "%s: course %d starts at the wall's end", tc.bond, c+1)
+				} else {
+					assert.InDelta(t, right+j, lo, 1e-12, "%s: course %d's blocks touch", tc.bond, c+1)
+					js = append(js, lo)
+				}
+				right = hi
+			}
+			assert.InDelta(t, length, right, 1e-12, "%s: course %d spans the wall", tc.bond, c+1)
+			joints = append(joints, js)
+		}
+		require.Len(t, blocksAll, k, "%s: every block in a course", tc.bond)
+		for c := 1; c < len(joints); c++ {
+			for _, x := range joints[c] {
+				for _, y := range joints[c-1] {
+					assert.GreaterOrEqual(t, math.Abs(x-y), bw/4-1e-12, "%s: course %d's joint at %g a quarter block from those below", tc.bond, c+1, x)
+				}
+			}
+		}
+		sim, err := m.Simulation()
+		require.NoError(t, err)
+		e0 := sim.TotalEnergy().Balance()
+		top := blocksAll[len(blocksAll)-1]
+		start := top.Q
+		for range 200 {
+			_, err := sim.Step()
+			require.NoError(t, err)
+		}
+		assert.Less(t, math.Hypot(top.Q[0]-start[0], top.Q[1]-start[1]), 1e-6, "%s: the wall stands", tc.bond)
+		assert.InDelta(t, e0, sim.TotalEnergy().Balance(), 1e-9*blocksAll[0].Mass*9.81, "%s: the ledger closes", tc.bond)
 	}
 }

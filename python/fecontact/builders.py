@@ -18,7 +18,8 @@ def _drop_none(d):
 def wall(name, origin, courses, blocks, size, bond="running", joint=0.0, rho=2000.0, gravity=(0.0, -9.81), group=None,
          velocity=None):
     """A [[wall]] table: `courses` of `blocks` blocks of `size` = (w, h)
-    from `origin` (its lower-left corner), in a running or stack bond,
+    from `origin` (its lower-left corner), in a running, stack, header or
+    English ("english") bond,
     with joints of `joint` m (0: dry)."""
     return _drop_none({"name": name, "group": group, "origin": list(origin), "courses": int(courses), "blocks": int(blocks),
                        "size": list(size), "bond": bond, "joint": float(joint), "rho": float(rho),
