@@ -60,7 +60,8 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 	if len(s.bonded) == 0 {
 		return
 	}
-	x := make([]float64, 2*len(units))
+	w.cohx = reuse.Zeroed(w.cohx, 2*len(units))
+	x := w.cohx
 	any := false
 	for a := range units {
 		u := &units[a]

@@ -184,6 +184,7 @@ type stepWork struct {
 	sh, dsh       []float64 // the impacts' shift impulses and what they move the units by
 	uf            []float64 // the units' free normal velocities at the step's end
 	coh           []float64 // the units' cohesive impulses h c, 0 without a bond (cohesion.go)
+	cohx          []float64 // them as a vector of the problem's unknowns
 	prob          signorini.Problem
 	res           signorini.Result
 	vpred         [][]float64
