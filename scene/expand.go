@@ -92,15 +92,18 @@ func (s *Scene) builtBodies() ([]*rigid.Body, error) {
 }
 
 // commentBuilders comments out every line of the builders' tables: from
-// a builder's header to the next table's.
+// a builder's header to the next table's. A header is a line that starts
+// with "[" outside any array, so that an array written over lines, its
+// rows starting with "[", stays in its table.
 func commentBuilders(text string) string {
 	lines := strings.SplitAfter(text, "\n")
-	in := false
+	in, depth := false, 0
 	var b strings.Builder
 	for _, l := range lines {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "[") {
+		if t := strings.TrimSpace(l); depth == 0 && strings.HasPrefix(t, "[") {
 			in = builderHeader.MatchString(t)
 		}
+		depth += brackets(l)
 		if in {
 			b.WriteString("# (expanded below) ")
 		}
@@ -110,6 +113,33 @@ func commentBuilders(text string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// brackets is how many arrays a line opens less how many it closes,
+// outside its strings and its comment (a header's brackets balance).
+func brackets(line string) int {
+	n := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return n
+		case c == '[':
+			n++
+		case c == ']':
+			n--
+		}
+	}
+	return n
 }
 
 // rigidTable is a built body as a [[rigid]] table that builds it again;

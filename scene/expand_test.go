@@ -14,7 +14,7 @@ import (
 // builtScene has a body of its own, then every builder: polygons on a
 // lattice, disks at random, disks deposited, glued grains, a wall in a
 // running bond (half blocks at its ends) and an arch, one header with a
-// comment.
+// comment, one array over lines.
 const builtScene = `[time]
 h = 1e-3
 duration = 0.01
@@ -48,7 +48,9 @@ shape = "disk"
 placement = "deposit"
 count = 10
 radius = [0.004, 0.006]
-region = [[-0.5, 0.0], [-0.4, 0.3]]
+region = [ # over lines, as TOML allows: a row is no table's header
+  [-0.5, 0.0],
+  [-0.4, 0.3]]
 seed = 5
 rho = 2500
 [[grains]]
@@ -138,4 +140,21 @@ func TestExpandedScene(t *testing.T) {
 	m, err := e.Model(Variant{})
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(m.Warnings(), "\n"), "scene-as-run.toml keeps the builders: they are written as inline arrays")
+}
+
+// TestBrackets: a line's open arrays, its strings' and comment's brackets
+// left out.
+func TestBrackets(t *testing.T) {
+	for line, want := range map[string]int{
+		"region = [":                     1,
+		"  [-0.5, 0.0],":                 0,
+		"  [-0.4, 0.3]]":                 -1,
+		`name = "a[b" # [[`:              0,
+		`name = 'c]' ]`:                  -1,
+		`s = "q\"[" [`:                   1,
+		"[[grains]]   # [a header]":      0,
+		"x = [[1.0, 2.0], [3.0, 4.0]] #": 0,
+	} {
+		assert.Equal(t, want, brackets(line), line)
+	}
 }
