@@ -45,7 +45,6 @@ type Driven struct {
 type drive struct {
 	dofs   []int // full indices 2 node + component, increasing
 	motion []contact.Motion
-	comp   []int     // each DOF's component
 	q, v   []float64 // displacements and velocities now
 	v1     []float64 // velocities at the end of the step under way
 	M, K   *csr.Matrix
@@ -95,7 +94,7 @@ func newDrive(space *assemble.Space, M, K *csr.Matrix, driven []Driven) (*drive,
 	n := 2 * len(space.Mesh.Nodes)
 	dr := &drive{M: M, K: K}
 	for _, i := range slices.Sorted(maps.Keys(byDOF)) {
-		dr.dofs, dr.motion, dr.comp = append(dr.dofs, i), append(dr.motion, byDOF[i]), append(dr.comp, i%2)
+		dr.dofs, dr.motion = append(dr.dofs, i), append(dr.motion, byDOF[i])
 	}
 	dr.q, dr.v, dr.v1 = make([]float64, len(dr.dofs)), make([]float64, len(dr.dofs)), make([]float64, len(dr.dofs))
 	for _, p := range []*[]float64{&dr.xm, &dr.xk, &dr.y, &dr.z, &dr.mv0, &dr.kv0, &dr.kq0, &dr.vf, &dr.qf, &dr.dvf, &dr.wtmp} {
@@ -110,9 +109,10 @@ func newDrive(space *assemble.Space, M, K *csr.Matrix, driven []Driven) (*drive,
 // velocities writes the driven DOFs' velocities at time t into dst.
 func (dr *drive) velocities(dst []float64, t float64) error {
 	for k, m := range dr.motion {
-		v := m.Velocity(t)[dr.comp[k]]
+		c := dr.dofs[k] % 2 // the DOF's component
+		v := m.Velocity(t)[c]
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("node %d's driven %c velocity at t = %g is %v", dr.dofs[k]/2, "xy"[dr.comp[k]], t, v)
+			return fmt.Errorf("node %d's driven %c velocity at t = %g is %v", dr.dofs[k]/2, "xy"[c], t, v)
 		}
 		dst[k] = v
 	}
@@ -222,4 +222,21 @@ func (dr *drive) impactWork(b *Body, dv []float64) float64 {
 		w += dr.v[k] * dr.y[i]
 	}
 	return w
+}
+
+// restore takes a checkpoint's driven state, and computes again the
+// products the next step starts from.
+func (dr *drive) restore(b *Body, bs bodyState) error {
+	if len(bs.DrivenQ) != len(dr.q) || len(bs.DrivenV) != len(dr.v) {
+		return fmt.Errorf("body %q: a state of %d driven DOFs for %d", b.Name, len(bs.DrivenQ), len(dr.q))
+	}
+	copy(dr.q, bs.DrivenQ)
+	copy(dr.v, bs.DrivenV)
+	if dr.h == nil {
+		dr.start(b)
+		return nil
+	}
+	dr.h.factQ1, dr.h.factQt = slices.Clone(bs.DrivenFactQ1), slices.Clone(bs.DrivenFactQt)
+	_, err := dr.startHyper(b)
+	return err
 }

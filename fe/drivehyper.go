@@ -2,7 +2,6 @@ package fe
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/assemble/csr"
@@ -159,21 +158,4 @@ func (dr *drive) bookHyper(b *Body, v1, q1 []float64, h, th float64) (damp, iner
 	dr.mv0, dr.y = mv1, dr.mv0
 	hd.fint0, hd.fint1 = hd.fint1, hd.fint0
 	return damp, inertia, internal, kin, reaction, nil
-}
-
-// restore takes a checkpoint's driven state, and computes again the
-// products the next step starts from.
-func (dr *drive) restore(b *Body, bs bodyState) error {
-	if len(bs.DrivenQ) != len(dr.q) || len(bs.DrivenV) != len(dr.v) {
-		return fmt.Errorf("body %q: a state of %d driven DOFs for %d", b.Name, len(bs.DrivenQ), len(dr.q))
-	}
-	copy(dr.q, bs.DrivenQ)
-	copy(dr.v, bs.DrivenV)
-	if dr.h == nil {
-		dr.start(b)
-		return nil
-	}
-	dr.h.factQ1, dr.h.factQt = slices.Clone(bs.DrivenFactQ1), slices.Clone(bs.DrivenFactQt)
-	_, err := dr.startHyper(b)
-	return err
 }

@@ -66,7 +66,7 @@ func (s *Scene) Expanded() (*Scene, error) {
 }
 
 // builtBodies are the bodies the scene's builders build, in the rigid
-// system's order.
+// system's order (after the [[rigid]] tables' own).
 func (s *Scene) builtBodies() ([]*rigid.Body, error) {
 	var out []*rigid.Body
 	for i := range s.Grains {

@@ -359,27 +359,11 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 		}
 		bodies = append(bodies, b)
 	}
-	for i := range s.Grains {
-		gs, err := s.Grains[i].build()
-		if err != nil {
-			return nil, fmt.Errorf("%s: grains %q: %w", s.Name, s.Grains[i].Name, err)
-		}
-		bodies = append(bodies, gs...)
+	built, err := s.builtBodies()
+	if err != nil {
+		return nil, err
 	}
-	for i := range s.Walls {
-		ws, err := s.Walls[i].build()
-		if err != nil {
-			return nil, fmt.Errorf("%s: wall %q: %w", s.Name, s.Walls[i].Name, err)
-		}
-		bodies = append(bodies, ws...)
-	}
-	for i := range s.Arches {
-		as, err := s.Arches[i].build()
-		if err != nil {
-			return nil, fmt.Errorf("%s: arch %q: %w", s.Name, s.Arches[i].Name, err)
-		}
-		bodies = append(bodies, as...)
-	}
+	bodies = append(bodies, built...)
 	for _, o := range s.namedObstacles() {
 		co, err := o.build(s)
 		if err != nil {
