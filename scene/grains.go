@@ -148,7 +148,7 @@ func (g *Grains) checkSizes(where string) error {
 	lo, hi, total := math.Inf(1), math.Inf(-1), 0.0
 	for k, e := range g.Sizes {
 		if len(e) != 2 || !positive(e[0]) || !bounded(e[0]) || !positive(e[1]) || !bounded(e[1]) {
-			return bad(where, fmt.Sprintf("sizes[%d]", k+1), e, "expected [radius, share], both positive: the radius in m, the share of the grains' number")
+			return bad(where, fmt.Sprintf("sizes[%d]", k+1), e, fmt.Sprintf("expected [radius, share], both positive and below %g: the radius in m, the share of the grains' number", rigid.MaxCoordinate))
 		}
 		lo, hi, total = min(lo, e[0]), max(hi, e[0]), total+e[1]
 	}

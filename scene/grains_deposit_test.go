@@ -275,7 +275,7 @@ func TestGradedGrains(t *testing.T) {
 	}
 	for grains, want := range map[string]string{
 		"count = 10\nsizes = [[0.004, 1.0]]\nradius = [0.004, 0.006]": "radius and sizes are both given",
-		"count = 10\nsizes = [[0.004, 0.0]]":                          `sizes[1] = [0.004 0]: expected [radius, share], both positive`,
+		"count = 10\nsizes = [[0.004, 0.0]]":                          `sizes[1] = [0.004 0]: expected [radius, share], both positive and below`,
 		"count = 10\nsizes = []":                                      "sizes = 0 entries: expected 1 to 1000 [radius, share] pairs",
 		"count = 10\nsizes = [[0.004, 1.0, 2.0]]":                     "sizes[1] = [0.004 1 2]",
 	} {
