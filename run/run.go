@@ -516,6 +516,9 @@ func bodyCounts(m *scene.Model) string {
 	if m.Points != nil {
 		parts = append(parts, plural.N(len(m.Points.Masses), "point mass", "point masses")+" and "+plural.S(len(m.Points.Springs()), "spring"))
 	}
+	for _, k := range m.Kinds {
+		parts = append(parts, fmt.Sprintf("%s: %d", k.Name(), k.Len()))
+	}
 	return strings.Join(parts, ", ")
 }
 

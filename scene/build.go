@@ -12,6 +12,7 @@ import (
 	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/fe"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/mesh"
 	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
@@ -34,6 +35,8 @@ type Model struct {
 	Detector *contact.Detector
 	Rigid    *rigid.System    // nil without [[rigid]] bodies
 	Points   *discrete.System // nil without [[mass]]es
+	// Kinds are the bodies of the registered kinds' tables (Register).
+	Kinds []kind.Kind
 }
 
 // Model builds the scene's bodies and contact pairs.
@@ -94,6 +97,9 @@ func (s *Scene) Model(v Variant) (*Model, error) {
 	if m.Points, err = s.pointSystem(m.Bodies, index, obstacles, carriers); err != nil {
 		return nil, err
 	}
+	if m.Kinds, err = s.buildKinds(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -120,7 +126,7 @@ func (m *Model) Simulation(onProblem ...func(step int, p *signorini.Problem) err
 		Solver: signorini.Options{Method: method, NewtonIterations: newton,
 			Order: order, Tol: s.Solver.Tolerance, ChangeTol: change, MaxSweeps: s.Solver.MaxSweeps, Omega: s.Solver.Relaxation,
 			Measure: map[string]signorini.Measure{"velocity": signorini.VelocityChange}[s.Solver.Measure]},
-		Rigid: m.Rigid, Points: m.Points,
+		Rigid: m.Rigid, Points: m.Points, Kinds: m.Kinds,
 	}
 	if len(onProblem) > 0 {
 		opts.OnProblem = onProblem[0]

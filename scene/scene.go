@@ -62,6 +62,7 @@ type Scene struct {
 	Text string `toml:"-"`
 
 	notes []string // what the checks changed, for Model.Warnings
+	kinds []Tables // the registered kinds' tables (kinds.go)
 }
 
 // Time is the time stepping.
@@ -318,7 +319,7 @@ func Decode(r io.Reader, name string) (*Scene, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
+	if und := ownUnknown(md.Undecoded()); len(und) > 0 {
 		return nil, unknownKeys(name, string(text), und)
 	}
 	s.Name, s.Dir, s.Text = name, filepath.Dir(name), string(text)
@@ -326,6 +327,9 @@ func Decode(r io.Reader, name string) (*Scene, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.readKinds(name, text); err != nil {
 		return nil, err
 	}
 	return &s, nil

@@ -2,7 +2,8 @@
 // kind), for the tests that show a fifth kind is one package and one
 // registration: beads on a straight horizontal rail, one degree of
 // freedom each, pushed by a constant force into a fixed stop at the
-// rail's end. It knows nothing of the step that drives it.
+// rail's end. It knows nothing of the step that drives it; a program
+// has them in its scenes as [[rail]] by one line, scene.Register(Table{}).
 package toy
 
 import (
