@@ -30,6 +30,11 @@ type Law struct {
 	// Exact tells a unit whose bodies can take an impact inside the step:
 	// rigid bodies, free point masses and obstacles.
 	Exact bool
+	// Rolling is mu_r (m), the rolling resistance of a unit with rolling
+	// rows (contact.Unit.Roll): a moment bounded by mu_r r_N against its
+	// bodies' relative angular velocity, in the step's problem (not in
+	// the impacts at a step's start). 0: none.
+	Rolling float64
 }
 
 // ShockRestitution is the restitution e of the law on U+ + e U-: the

@@ -457,7 +457,30 @@ func (s *System) unit(t touch, base int) contact.Unit {
 		add(t.a, mid, t.ca, 1)
 	}
 	u.Entries = w.entries[start:len(w.entries):len(w.entries)]
+	if rule.Rolling > 0 && s.rolls(t.a, t.b) {
+		start = len(w.entries)
+		roll := func(body int, sign float64) {
+			if !s.Bodies[body].Driven() { // a driven body does not turn
+				w.entries = append(w.entries, contact.Entry{Body: base + body, Eq: 2, N: sign})
+			}
+		}
+		lo, hi, sign := t.a, t.b, 1.0 // omega_a - omega_b, by body
+		if t.b < t.a {
+			lo, hi, sign = t.b, t.a, -1
+		}
+		roll(lo, sign)
+		roll(hi, -sign)
+		u.Roll = w.entries[start:len(w.entries):len(w.entries)]
+	}
 	return u
+}
+
+// rolls reports whether a contact of bodies i and j resists rolling: a
+// disk touches (a polygon's own corners resist its rolling).
+func (s *System) rolls(i, j int) bool {
+	_, iDisk := s.Bodies[i].Shape.(Disk)
+	_, jDisk := s.Bodies[j].Shape.(Disk)
+	return iDisk || jDisk
 }
 
 // RuleOfUnit returns the rule of a unit that Detect returned.

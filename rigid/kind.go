@@ -164,7 +164,17 @@ func (r source) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]co
 func (r source) Law(u *contact.Unit) kind.Law {
 	rule := r.sys.RuleOfUnit(u.Key)
 	return kind.Law{Law: rule.Law, Motion: r.sys.Bodies[u.Key.B].Motion, Restitution: rule.Restitution,
-		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Cohesion: rule.Cohesion, Exact: true}.Sized(r.sys.Size(u.Key))
+		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Cohesion: rule.Cohesion, Exact: true,
+		Rolling: rollingOf(rule, u)}.Sized(r.sys.Size(u.Key))
+}
+
+// rollingOf is a unit's rolling resistance: its rule's, where a disk
+// touches (the unit has rolling rows).
+func rollingOf(rule Rule, u *contact.Unit) float64 {
+	if len(u.Roll) == 0 {
+		return 0
+	}
+	return rule.Rolling
 }
 
 // ID is the two bodies, the candidate's feature and whether it is an

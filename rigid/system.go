@@ -28,6 +28,11 @@ type Rule struct {
 	// Cohesion is the tension (N/m) each unit touching at the run's start
 	// holds before it breaks for good (kind.Law.Cohesion); 0: none.
 	Cohesion float64
+	// Rolling is mu_r (m), the rolling resistance of a contact where a
+	// disk touches: a moment up to mu_r times the normal force against
+	// the two bodies' relative rotation (kind.Law.Rolling); 0: none. A
+	// disk on a plane starts rolling at tan alpha = mu_r / R.
+	Rolling float64
 }
 
 // Restitution returns the e of dissipation index delta in [0, 1].

@@ -66,6 +66,10 @@ type RigidRule struct {
 	// Cohesion is the tension (N/m) each contact point touching at the
 	// start holds before its bond breaks for good (mortar): 0, none.
 	Cohesion float64 `toml:"cohesion"`
+	// Rolling is the rolling resistance mu_r (m) of a contact where a
+	// disk touches: a moment up to mu_r times the normal force against
+	// the bodies' relative rotation (rigid.Rule.Rolling); 0, none.
+	Rolling float64 `toml:"rolling"`
 }
 
 // checkRestitution checks a restitution coefficient: in [0, 1], under the
@@ -101,6 +105,10 @@ func tangential(e, et *float64) *float64 {
 	}
 	return new(float64)
 }
+
+// maxRolling bounds a rolling resistance (m): a length of the order of
+// a grain's contact zone, far below this.
+const maxRolling = 1e3
 
 // maxCohesion bounds a bond's tension (N/m): a mortar holds some 1e5,
 // and far beyond it the change of variables' impulses swamp the problem's
@@ -235,6 +243,8 @@ func (c *RigidContacts) check(groups, obstacles map[string]bool) error {
 			return bad(where, "dissipation_index", *r.DissipationIndex, "applies to the shock law only")
 		case !(r.Cohesion >= 0) || r.Cohesion > maxCohesion:
 			return bad(where, "cohesion", r.Cohesion, fmt.Sprintf("expected a tension in N/m from 0 (no bond) to %g", maxCohesion))
+		case !(r.Rolling >= 0) || r.Rolling > maxRolling:
+			return bad(where, "rolling", r.Rolling, fmt.Sprintf("expected a rolling resistance mu_r in m from 0 (none) to %g (a disk of radius R starts rolling on a slope of tan alpha = mu_r / R)", maxRolling))
 		}
 		if err := checkRestitution(where, r.Restitution, r.TangentialRestitution, r.DissipationIndex, r.Law); err != nil {
 			return err
@@ -297,7 +307,15 @@ func (s *Scene) checkRigid(names map[string]bool) error {
 	for _, o := range s.Obstacles {
 		obstacles[o.Name] = true
 	}
-	return s.RigidContacts.check(groups, obstacles)
+	if err := s.RigidContacts.check(groups, obstacles); err != nil {
+		return err
+	}
+	for k, r := range s.RigidContacts.Rules {
+		if r.Rolling > 0 && s.Solver.Method == "newton" {
+			return bad(fmt.Sprintf("[[rigid_contacts.rule]] %d", k+1), "rolling", r.Rolling, `Newton's method has no rolling resistance: give [solver] method = "nlgs" or "auto" (which then runs NLGS alone)`)
+		}
+	}
+	return nil
 }
 
 // namedObstacles returns the obstacles that a rule names: rigid bodies
@@ -382,7 +400,7 @@ func (s *Scene) rigidSystem() (*rigid.System, error) {
 			law = contact.Shock
 		}
 		rules = append(rules, rigid.Rule{A: r.Groups[0], B: r.Groups[1], Mu: r.Mu, MuDynamic: r.MuDynamic, Law: law, Restitution: restitution(r.DissipationIndex, r.Restitution),
-			TangentialRestitution: tangential(r.Restitution, r.TangentialRestitution), Cohesion: r.Cohesion})
+			TangentialRestitution: tangential(r.Restitution, r.TangentialRestitution), Cohesion: r.Cohesion, Rolling: r.Rolling})
 	}
 	sys, err := rigid.NewSystem(bodies, rules, s.RigidContacts.Alert)
 	if err != nil {

@@ -37,10 +37,20 @@ func (s *sweeper) sweep(lo, hi int, order []int, velocity bool) sweepSums {
 			a = order[i]
 		}
 		on, ot := p.W.OffDiag(a, r)
-		rn, rt, st := single(&diag[a], p.Q[2*a]+on, p.Q[2*a+1]+ot, p.shift(a), p.Mu[a])
-		ra := [2]float64{rn, rt}
-		if omega != 1 {
-			ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
+		var ra [2]float64
+		var st Status
+		if c := p.rollOf(a); c >= 0 {
+			b := p.bound(a, c, r)
+			ra[0], st = rollSingle(diag[a][0], p.Q[2*a]+on, b)
+			if omega != 1 {
+				ra[0] = min(max(omega*ra[0]+(1-omega)*r[2*a], -b), b)
+			}
+		} else {
+			rn, rt, sst := single(&diag[a], p.Q[2*a]+on, p.Q[2*a+1]+ot, p.shift(a), p.Mu[a])
+			ra, st = [2]float64{rn, rt}, sst
+			if omega != 1 {
+				ra = projectCone([2]float64{omega*ra[0] + (1-omega)*r[2*a], omega*ra[1] + (1-omega)*r[2*a+1]}, p.Mu[a])
+			}
 		}
 		d0, d1 := ra[0]-r[2*a], ra[1]-r[2*a+1]
 		change += d0*d0 + d1*d1
@@ -95,16 +105,17 @@ func (s *sweeper) coloured(colours []int, chunks *[]sweepSums, velocity bool) sw
 // coloured solves p in Coloured order: it numbers W's contacts colour by
 // colour (colours) and sweeps that problem with the colours' bounds.
 func coloured(p *Problem, w *BlockSparse, opt Options, res *Result) (*Result, error) {
-	perm, bounds := colours(w)
+	perm, bounds := colours(w, p.links())
 	opt.colours = bounds
 	return renumbered(p, w, perm, opt, res)
 }
 
 // colours colours W's contacts greedily in contact order, each taking the
-// first colour none of its coupled contacts has, and returns the contacts
-// colour by colour (in contact order within a colour) and the bounds of
-// the colours in that list.
-func colours(w *BlockSparse) (perm, bounds []int) {
+// first colour none of its coupled contacts has (through W, or linked:
+// a rolling row and its contact), and returns the contacts colour by
+// colour (in contact order within a colour) and the bounds of the colours
+// in that list.
+func colours(w *BlockSparse, links [][]int) (perm, bounds []int) {
 	n := w.Contacts()
 	colour := make([]int, n)
 	var used []bool // by colour, for the contact being coloured
@@ -114,6 +125,13 @@ func colours(w *BlockSparse) (perm, bounds []int) {
 		for _, b := range w.Col[w.Ptr[a]:w.Ptr[a+1]] {
 			if b < a {
 				used[colour[b]] = true
+			}
+		}
+		if links != nil {
+			for _, b := range links[a] {
+				if b < a {
+					used[colour[b]] = true
+				}
 			}
 		}
 		c := 0

@@ -14,7 +14,7 @@ import (
 func TestColours(t *testing.T) {
 	p := randomSparse(rand.New(rand.NewPCG(7, 1)), 3000)
 	w := p.W.(*BlockSparse)
-	perm, bounds := colours(w)
+	perm, bounds := colours(w, nil)
 	colour := make([]int, w.Contacts())
 	seen := make([]bool, w.Contacts())
 	for c := range len(bounds) - 1 {

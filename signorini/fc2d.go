@@ -17,15 +17,19 @@ import (
 
 // File is a problem in the exchange format of testdata/fc2d (JSON, W inline
 // as rows or as a MatrixMarket file next to it), extended with an optional
-// "shift" (the normal shift per contact; absent means the velocity law).
+// "shift" (the normal shift per contact; absent means the velocity law)
+// and an optional "rolling_of" (Problem.RollOf: -1 for a contact, its
+// contact's index from 0 for a rolling row; absent means none, as in
+// Siconos' files, which have no rolling rows).
 type File struct {
-	N     int         `json:"n"`
-	Name  string      `json:"name,omitempty"`
-	W     [][]float64 `json:"W,omitempty"`
-	WMtx  string      `json:"W_mtx,omitempty"`
-	Q     []float64   `json:"q"`
-	Mu    []float64   `json:"mu"`
-	Shift []float64   `json:"shift,omitempty"`
+	N      int         `json:"n"`
+	Name   string      `json:"name,omitempty"`
+	W      [][]float64 `json:"W,omitempty"`
+	WMtx   string      `json:"W_mtx,omitempty"`
+	Q      []float64   `json:"q"`
+	Mu     []float64   `json:"mu"`
+	Shift  []float64   `json:"shift,omitempty"`
+	RollOf []int       `json:"rolling_of,omitempty"`
 }
 
 // maxProblemBytes bounds a problem's files as read.
@@ -55,7 +59,7 @@ func DecodeProblem(data []byte, path string, open func(string) (io.ReadCloser, e
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, "", fmt.Errorf("%s: %w (expected the keys n, name, W or W_mtx, q, mu, shift)", path, err)
+		return nil, "", fmt.Errorf("%s: %w (expected the keys n, name, W or W_mtx, q, mu, shift, rolling_of)", path, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, "", fmt.Errorf("%s: more after the problem's JSON object (at byte %d): expected one object; a damaged or concatenated file?", path, dec.InputOffset())
@@ -76,11 +80,11 @@ func DecodeProblem(data []byte, path string, open func(string) (io.ReadCloser, e
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
-	p := &Problem{W: W, Q: f.Q, Mu: f.Mu, Shift: f.Shift}
+	p := &Problem{W: W, Q: f.Q, Mu: f.Mu, Shift: f.Shift, RollOf: f.RollOf}
 	if err := p.check(); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
-	if err := checkDiagonal(W); err != nil {
+	if err := checkDiagonal(p, W); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
 	return p, f.Name, nil
@@ -90,10 +94,17 @@ func DecodeProblem(data []byte, path string, open func(string) (io.ReadCloser, e
 // positive definite (their symmetric part: Siconos' problems with
 // constraints have slightly unsymmetric ones): a contact's own compliance
 // is, whatever the bodies, and the single-contact solve divides by it
-// (W = 0 or W = -2 I gave a "residual 0" that meant nothing).
-func checkDiagonal(W *BlockSparse) error {
+// (W = 0 or W = -2 I gave a "residual 0" that meant nothing). A rolling
+// row's is its compliance, positive, and zeros.
+func checkDiagonal(p *Problem, W *BlockSparse) error {
 	for a := range W.Contacts() {
 		d := W.Diag(a) // nn, nt, tn, tt
+		if p.rollOf(a) >= 0 {
+			if !(d[0] > 0) || d[1] != 0 || d[2] != 0 || d[3] != 0 {
+				return fmt.Errorf("rolling row %d: its block of W, [[%g, %g], [%g, %g]], is not [[w, 0], [0, 0]] with w > 0 (its compliance to a moment)", a+1, d[0], d[1], d[2], d[3])
+			}
+			continue
+		}
 		off := (d[1] + d[2]) / 2
 		if !(d[0] > 0 && d[3] > 0 && d[0]*d[3]-off*off > 0) {
 			return fmt.Errorf("contact %d: its block of W, [[%g, %g], [%g, %g]], is not positive definite (a contact's own compliance is): W was not built from masses and stiffnesses", a+1, d[0], d[1], d[2], d[3])
@@ -224,7 +235,7 @@ func readMatrixMarket(r io.Reader, name string, n int) ([]Triplet, error) {
 // (peers/siconos folds them).
 func WriteProblem(path, name string, p *Problem) error {
 	n := p.W.Contacts()
-	f := File{N: n, Name: name, Q: p.Q, Mu: p.Mu}
+	f := File{N: n, Name: name, Q: p.Q, Mu: p.Mu, RollOf: p.RollOf}
 	if p.Shift != nil {
 		f.Shift = make([]float64, n)
 		for a, s := range p.Shift {

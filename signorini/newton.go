@@ -1,6 +1,7 @@
 package signorini
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -35,6 +36,9 @@ func Newton(p *Problem, opt Options) (*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
+	if p.rolls() {
+		return nil, ErrRolling
+	}
 	tol, iters, err := newtonLimits(opt)
 	if err != nil {
 		return nil, err
@@ -49,6 +53,10 @@ func Newton(p *Problem, opt Options) (*Result, error) {
 	}
 	return newtonFrom(p, res, tol, iters, false)
 }
+
+// ErrRolling is Newton's method given a problem with rolling rows, whose
+// law its semismooth formulation does not have: NLGS solves those.
+var ErrRolling = errors.New("signorini: Newton's method does not take rolling resistance (Problem.RollOf): solve by NLGS (method nlgs, or auto, which then runs NLGS alone)")
 
 // newtonLimits are the tolerance and iteration limit of Newton's method.
 // Newton measures the natural-map residual; under the VelocityChange

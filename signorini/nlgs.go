@@ -210,6 +210,19 @@ func renumbered(p *Problem, w *BlockSparse, perm []int, opt Options, res *Result
 	if p.Shift != nil {
 		pp.Shift = make([]float64, n)
 	}
+	inv := make([]int, n)
+	for i, a := range perm {
+		inv[a] = i
+	}
+	if p.RollOf != nil {
+		pp.RollOf = make([]int, n)
+		for i, a := range perm {
+			pp.RollOf[i] = -1
+			if c := p.RollOf[a]; c >= 0 {
+				pp.RollOf[i] = inv[c]
+			}
+		}
+	}
 	warm := make([]float64, 2*n)
 	for i, a := range perm {
 		pp.Q[2*i], pp.Q[2*i+1] = p.Q[2*a], p.Q[2*a+1]
@@ -241,6 +254,10 @@ func initial(r []float64, p *Problem, opt Options, rng *rand.Rand) error {
 			return fmt.Errorf("signorini: warm start has %d impulses, want %d", len(opt.Warm), len(r))
 		}
 		for a := 0; a < len(r)/2; a++ {
+			if p.rollOf(a) >= 0 { // its bound is its contact's, met at its first update
+				r[2*a], r[2*a+1] = opt.Warm[2*a], 0
+				continue
+			}
 			w := projectCone([2]float64{opt.Warm[2*a], opt.Warm[2*a+1]}, p.Mu[a])
 			r[2*a], r[2*a+1] = w[0], w[1]
 		}
@@ -251,6 +268,9 @@ func initial(r []float64, p *Problem, opt Options, rng *rand.Rand) error {
 		for a := 0; a < len(r)/2; a++ {
 			rn := opt.Box * rng.Float64()
 			r[2*a], r[2*a+1] = rn, p.Mu[a]*rn*(2*rng.Float64()-1)
+			if p.rollOf(a) >= 0 {
+				r[2*a], r[2*a+1] = 0, 0
+			}
 		}
 	default:
 		return fmt.Errorf("signorini: unknown start %d", opt.Start)

@@ -18,6 +18,11 @@ type Problem struct {
 	Q     []float64 // 2n free local velocities, normal then tangent per contact
 	Mu    []float64 // n friction coefficients
 	Shift []float64 // n normal shifts s (nil: all zero, the velocity law)
+	// RollOf, when set, makes contact a the rolling row of contact
+	// RollOf[a] where that is not -1: Mu[a] is its rolling coefficient
+	// mu_r (a length) and its first component the rolling velocity and
+	// moment impulse (rolling.go). nil: no rolling rows.
+	RollOf []int
 }
 
 // MaxMu is the largest friction coefficient a contact takes: 1000, which
@@ -33,6 +38,9 @@ func (p *Problem) check() error {
 		return fmt.Errorf("signorini: mu has %d entries for %d contacts", len(p.Mu), n)
 	case p.Shift != nil && len(p.Shift) != n:
 		return fmt.Errorf("signorini: shift has %d entries for %d contacts", len(p.Shift), n)
+	}
+	if err := p.checkRolling(); err != nil {
+		return err
 	}
 	for a, m := range p.Mu {
 		if !(m >= 0 && m <= MaxMu) {
@@ -260,7 +268,11 @@ func Residual(p *Problem, r, u []float64) float64 {
 		ra := [2]float64{r[2*a], r[2*a+1]}
 		ua := [2]float64{p.Q[2*a] + on + d[0]*ra[0] + d[1]*ra[1], p.Q[2*a+1] + ot + d[2]*ra[0] + d[3]*ra[1]}
 		u[2*a], u[2*a+1] = ua[0], ua[1]
-		res2 += residual1(ra, ua, p.shift(a), p.Mu[a])
+		if c := p.rollOf(a); c >= 0 {
+			res2 += rollResidual1(ra[0], ua[0], p.bound(a, c, r)) + ra[1]*ra[1]
+		} else {
+			res2 += residual1(ra, ua, p.shift(a), p.Mu[a])
+		}
 		rr += ra[0]*ra[0] + ra[1]*ra[1]
 		uu += ua[0]*ua[0] + ua[1]*ua[1]
 		qq += p.Q[2*a]*p.Q[2*a] + p.Q[2*a+1]*p.Q[2*a+1]
@@ -289,6 +301,10 @@ func scaleOf(x float64) float64 {
 // statuses classifies each contact of a solution from r and u.
 func statuses(p *Problem, res *Result) {
 	for a := range res.Status {
+		if c := p.rollOf(a); c >= 0 {
+			res.Status[a] = rollStatus(res.R[2*a], res.U[2*a], p.bound(a, c, res.R))
+			continue
+		}
 		rn, rt, ut := res.R[2*a], res.R[2*a+1], res.U[2*a+1]
 		switch {
 		case rn <= 0:
@@ -308,7 +324,8 @@ func statuses(p *Problem, res *Result) {
 // Complementarity sum |r_N (u_N + s)| + |r_T u_T + mu r_N |u_T||, the
 // power the laws forbid (the units of r times u), ComplementarityRel that
 // over sum |r| (|u + s| + |q|), and ConeViolation the largest of -r_N and
-// |r_T| - mu r_N over the largest |r|.
+// |r_T| - mu r_N over the largest |r|. A rolling row adds |r_R u_R +
+// mu_r r_N |u_R|| and (|r_R| - mu_r r_N)/mu_r, an impulse.
 type Certificate struct {
 	Complementarity    float64 `json:"complementarity"`
 	ComplementarityRel float64 `json:"complementarity_rel"`
@@ -323,6 +340,11 @@ func Certify(p *Problem, r, u []float64) Certificate {
 	for a, mu := range p.Mu {
 		pn, pt := r[2*a], r[2*a+1]
 		if pn == 0 && pt == 0 {
+			continue
+		}
+		if c := p.rollOf(a); c >= 0 {
+			g, sc, v := rollCertify(pn, u[2*a], p.Q[2*a], p.bound(a, c, r), mu)
+			gap, scale, violation = gap+g, scale+sc, max(violation, v, math.Abs(pt))
 			continue
 		}
 		un, ut := u[2*a]+p.shift(a), u[2*a+1]

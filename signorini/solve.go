@@ -7,7 +7,8 @@ import (
 
 // Solve solves the problem by opt.Method: NLGS, Newton, or (Auto, the
 // default) NLGS handing the problem to Newton's method when it stalls on
-// a problem small enough for Newton's dense solves (denseLimit contacts:
+// a problem without rolling rows (Newton has not their law: ErrRolling)
+// small enough for Newton's dense solves (denseLimit contacts:
 // on larger ones, granular flows, Newton's GMRES iterations cost more
 // than the sweeps they would save, and NLGS goes on alone)
 // (its measure falls by less than a fifth over 100 sweeps), from NLGS's
@@ -27,7 +28,7 @@ func Solve(p *Problem, opt Options) (*Result, error) {
 		return Newton(p, opt)
 	}
 	stall := opt
-	stall.stall = p.W.Contacts() <= denseLimit
+	stall.stall = p.W.Contacts() <= denseLimit && !p.rolls()
 	res, err := NLGS(p, stall)
 	if !errors.Is(err, errStalled) {
 		return res, err

@@ -64,6 +64,11 @@ type warmEntry struct {
 	A, B            int
 	P               [2]float64
 	Slid            bool // the unit slid: its dynamic friction coefficient next
+	// Forward is the way it slid (a slip that turns is a stick attempt
+	// at mu: solve.go), Roll its rolling row's impulse; a checkpoint
+	// written before them has neither (false, 0).
+	Forward bool
+	Roll    float64
 }
 
 // SaveState writes everything the simulation carries from one step to the
@@ -168,7 +173,7 @@ func (s *Simulation) state() simState {
 	st := simState{PrevTime: s.prev.Time, PrevDisp: s.prev.Disp, PrevPoses: s.prev.Poses, NormalWork: s.NormalWork, FrictionWork: s.FrictionWork, ObstacleWork: s.ObstacleWork,
 		PushOutWork: s.PushOutWork, Unconverged: s.Unconverged, InitialPenetration: s.InitialPenetration, Steps: s.steps}
 	for id, w := range s.warm {
-		st.Warm = append(st.Warm, warmEntry{id.Source, id.Pair, id.Node, id.Reverse, id.Valley, id.A, id.B, w.p, w.slid})
+		st.Warm = append(st.Warm, warmEntry{id.Source, id.Pair, id.Node, id.Reverse, id.Valley, id.A, id.B, w.p, w.slid, w.forward, w.roll})
 	}
 	slices.SortFunc(st.Warm, func(a, b warmEntry) int { // the same stream for the same state
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Node, b.Node),
@@ -206,7 +211,7 @@ func (s *Simulation) setState(st simState) error {
 	}
 	clear(s.warm)
 	for _, w := range st.Warm {
-		s.warm[kind.ID{Source: w.Kind, Pair: w.Pair, Node: w.Node, Reverse: w.Reverse, Valley: w.Valley, A: w.A, B: w.B}] = warmStart{p: w.P, slid: w.Slid}
+		s.warm[kind.ID{Source: w.Kind, Pair: w.Pair, Node: w.Node, Reverse: w.Reverse, Valley: w.Valley, A: w.A, B: w.B}] = warmStart{p: w.P, slid: w.Slid, forward: w.Forward, roll: w.Roll}
 	}
 	s.prev = contact.Config{Time: st.PrevTime, Disp: st.PrevDisp, Poses: st.PrevPoses}
 	s.NormalWork, s.FrictionWork, s.ObstacleWork, s.PushOutWork = st.NormalWork, st.FrictionWork, st.ObstacleWork, st.PushOutWork

@@ -60,7 +60,7 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 	if len(s.bonded) == 0 {
 		return
 	}
-	w.cohx = reuse.Zeroed(w.cohx, 2*len(units))
+	w.cohx = reuse.Zeroed(w.cohx, len(p.Q)) // the units' and the rolling rows'
 	x := w.cohx
 	any := false
 	for a := range units {
@@ -73,7 +73,7 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 	if !any {
 		return
 	}
-	for b := range units {
+	for b := range p.W.Contacts() {
 		d := p.W.Diag(b)
 		on, ot := p.W.OffDiag(b, x)
 		p.Q[2*b] -= d[0]*x[2*b] + d[1]*x[2*b+1] + on

@@ -290,12 +290,17 @@ func arrivingLaw(q []float64, shift *float64, uf, u0, acc [2]float64, e, et, tau
 func (s *Simulation) shiftsPush(k *step) bool {
 	w := &s.work
 	n := len(k.units)
-	w.sh, w.dsh = reuse.Zeroed(w.sh, 2*n), reuse.Zeroed(w.dsh, 2*n)
+	w.sh, w.dsh = reuse.Zeroed(w.sh, len(k.prob.Q)), reuse.Zeroed(w.dsh, len(k.prob.Q))
 	any := false
 	for a := range n {
 		if w.arrive[a] && w.active[a] {
 			w.sh[2*a], w.sh[2*a+1] = w.corr[a]*k.res.R[2*a], w.corr[a]*k.res.R[2*a+1]
 			any = any || w.sh[2*a] != 0
+		}
+	}
+	for j, a := range w.rolls { // their moments shift too (rollImpulses)
+		if w.arrive[a] {
+			w.sh[2*(n+j)] = w.corr[a] * k.res.R[2*(n+j)]
 		}
 	}
 	if !any {

@@ -78,7 +78,9 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 			p.Q[2*a+1] += ul.TangentialRestitution * u0[a][1]
 		}
 	}
-	if p.W, err = s.delassus.Build(units); err == nil {
+	all := s.rollRows(units, active)
+	s.rollProblem(units, p, v0, vfree)
+	if p.W, err = s.delassus.Build(all); err == nil {
 		s.cohere(units, p, h)
 	}
 	return p, u0, rigid1, active, push, err

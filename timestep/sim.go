@@ -123,6 +123,9 @@ type ContactState struct {
 	// Bonded marks a unit whose bond (a cohesion, cohesion.go) held
 	// through the step; one that broke in it is not.
 	Bonded bool
+	// Rolling is the moment impulse of the unit's rolling resistance on
+	// its body (N m s per m; kind.Law.Rolling), 0 without one.
+	Rolling float64
 
 	thickness float64 // m, that the impulse density is spread over (Force)
 }
@@ -177,13 +180,19 @@ type stepWork struct {
 	// coefficient h (1 - theta) - tau, their free relative acceleration
 	// and that of the bodies alone (obstacles' left out); those that
 	// arrive in the next step (soon).
-	arrive, soon  []bool
-	noArrival     bool // the step resolves no impact inside itself (shiftsPush)
-	corr          []float64
-	acc, accBody  [][2]float64
-	sh, dsh       []float64 // the impacts' shift impulses and what they move the units by
-	uf            []float64 // the units' free normal velocities at the step's end
-	coh           []float64 // the units' cohesive impulses h c, 0 without a bond (cohesion.go)
+	arrive, soon []bool
+	noArrival    bool // the step resolves no impact inside itself (shiftsPush)
+	corr         []float64
+	acc, accBody [][2]float64
+	sh, dsh      []float64 // the impacts' shift impulses and what they move the units by
+	uf           []float64 // the units' free normal velocities at the step's end
+	coh          []float64 // the units' cohesive impulses h c, 0 without a bond (cohesion.go)
+	// The rolling rows (rolling.go): their units, the units W is built
+	// on, their links for the problem and their velocities at the start.
+	rolls         []int
+	rollUnits     []contact.Unit
+	rollOf        []int
+	rollU0        []float64
 	cohx          []float64 // them as a vector of the problem's unknowns
 	prob          signorini.Problem
 	res           signorini.Result

@@ -24,13 +24,14 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	}
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
-	s.work.warm = reuse.Zeroed(s.work.warm, 2*len(units))
+	s.work.warm = reuse.Zeroed(s.work.warm, len(p.Q))
 	opt.Warm = s.work.warm
 	opt.Reuse = &s.work.res
 	for a, u := range units {
 		w := s.warm[s.idOf(a, u.Key)]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0]+s.work.coh[a], w.p[1] // r' of a bond (cohesion.go)
 	}
+	s.rollWarm(units, opt.Warm)
 	res, err := signorini.Solve(p, opt)
 	var first, firstNewton int // the sweeps and iterations of a solve done again
 	if err == nil {
@@ -66,15 +67,17 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 		slid := slides(res.Status[a], ut, tol)
 		s.warm[s.idOf(a, u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0}
 	}
+	s.rollKeep(units, res)
 	return res, nil
 }
 
 // warmStart is what a unit's solve leaves to the next: its impulses (the
 // warm start), whether it slid (its friction coefficient next, mu) and
-// which way.
+// which way, and its rolling row's impulse.
 type warmStart struct {
 	p             [2]float64
 	slid, forward bool
+	roll          float64 // its rolling row's moment impulse (rolling.go)
 }
 
 // slipTol is the slip below which a unit is taken to stick: 1e-9 of the
@@ -86,7 +89,7 @@ type warmStart struct {
 // block slide off a 20 degree incline that mu = 0.5 holds.
 func slipTol(p *signorini.Problem, u, uf []float64) float64 {
 	var scale float64
-	for i, q := range p.Q {
+	for i, q := range p.Q[:2*len(uf)] { // the units' (not the rolling rows', in rad/s)
 		scale = max(scale, math.Abs(q), math.Abs(u[i]), math.Abs(uf[i/2]))
 	}
 	return 1e-9 * scale
@@ -181,6 +184,10 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 			stats.Slide++
 		}
 		s.contacts = append(s.contacts, cs)
+	}
+	if res != nil {
+		stats.FrictionWork += s.rollWork(units, res, v1, th)
+		s.rollMoments(res)
 	}
 	s.paired = s.work.step.from[1]
 	s.pointed = [2]int{s.work.step.from[2], s.work.step.from[3]}

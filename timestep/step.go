@@ -337,6 +337,7 @@ func (s *Simulation) impulses(units []contact.Unit, res *signorini.Result, activ
 			}
 		}
 	}
+	s.rollImpulses(units, res)
 }
 
 // placeAll writes every body's current configuration into s.at.

@@ -13,6 +13,7 @@ import (
 	"github.com/fecontact/fecontact/io/outdir"
 	"github.com/fecontact/fecontact/io/vtk"
 	"github.com/fecontact/fecontact/kind"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/timestep"
 )
 
@@ -387,7 +388,23 @@ func ContactGrid(sim *timestep.Simulation) *vtk.Grid {
 	g.AddPointInteger("rigid_b", rb)
 	g.AddPointInteger("periodic", image) // 1: B is met across a periodic boundary
 	g.AddPointInteger("bonded", bonded)  // 1: a cohesion's bond held through the step
+	if rolls(sim) {
+		roll := make([]float64, len(cs))
+		for i, c := range cs {
+			roll[i] = c.Rolling
+		}
+		// The moment impulse of the unit's rolling resistance on the
+		// body of rigid_a (N m s per m), in every frame of a run whose
+		// rules have one.
+		g.AddPointScalar("rolling_impulse", roll)
+	}
 	return g
+}
+
+// rolls reports whether a rule of the simulation's rigid bodies resists
+// rolling: its contacts' pieces then have rolling_impulse.
+func rolls(sim *timestep.Simulation) bool {
+	return sim.Rigid != nil && slices.ContainsFunc(sim.Rigid.Rules(), func(r rigid.Rule) bool { return r.Rolling > 0 })
 }
 
 // Abandon keeps the history as history.csv.partial and returns err: the
