@@ -324,11 +324,6 @@ type Unit struct {
 	// ObsN, ObsT are sum_i P_ij n_i and sum_i P_ij t_i: the rigid term of an
 	// obstacle moving at v is (-ObsN.v, -ObsT.v) (see RigidAt).
 	ObsN, ObsT [2]float64
-	// Roll are the rows of the unit's rolling velocity, the relative
-	// angular velocity of its two bodies (Entry.N; Entry.T unused,
-	// zero), where its law resists rolling (kind.Law.Rolling); empty
-	// otherwise.
-	Roll []Entry
 }
 
 // RigidAt is the unit's obstacle term for an obstacle velocity v.

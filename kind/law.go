@@ -30,11 +30,19 @@ type Law struct {
 	// Exact tells a unit whose bodies can take an impact inside the step:
 	// rigid bodies, free point masses and obstacles.
 	Exact bool
-	// Rolling is mu_r (m), the rolling resistance of a unit with rolling
-	// rows (contact.Unit.Roll): a moment bounded by mu_r r_N against its
-	// bodies' relative angular velocity, in the step's problem (not in
-	// the impacts at a step's start). 0: none.
+	// Rolling is mu_r (m), the rolling resistance of the unit, whose
+	// source gives its rolling rows (Roller): a moment bounded by mu_r r_N
+	// against its bodies' relative angular velocity, in the step's
+	// problem (not in the impacts at a step's start). 0: none.
 	Rolling float64
+}
+
+// Roller is a Source whose units may resist rolling (Law.Rolling).
+type Roller interface {
+	// Roll appends to dst the rows of a unit's rolling velocity, the
+	// relative angular velocity of its two bodies (Entry.N; T unused),
+	// sorted by (Body, Eq).
+	Roll(u *contact.Unit, dst []contact.Entry) []contact.Entry
 }
 
 // ShockRestitution is the restitution e of the law on U+ + e U-: the

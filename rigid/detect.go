@@ -457,21 +457,6 @@ func (s *System) unit(t touch, base int) contact.Unit {
 		add(t.a, mid, t.ca, 1)
 	}
 	u.Entries = w.entries[start:len(w.entries):len(w.entries)]
-	if rule.Rolling > 0 && s.rolls(t.a, t.b) {
-		start = len(w.entries)
-		roll := func(body int, sign float64) {
-			if !s.Bodies[body].Driven() { // a driven body does not turn
-				w.entries = append(w.entries, contact.Entry{Body: base + body, Eq: 2, N: sign})
-			}
-		}
-		lo, hi, sign := t.a, t.b, 1.0 // omega_a - omega_b, by body
-		if t.b < t.a {
-			lo, hi, sign = t.b, t.a, -1
-		}
-		roll(lo, sign)
-		roll(hi, -sign)
-		u.Roll = w.entries[start:len(w.entries):len(w.entries)]
-	}
 	return u
 }
 

@@ -165,16 +165,35 @@ func (r source) Law(u *contact.Unit) kind.Law {
 	rule := r.sys.RuleOfUnit(u.Key)
 	return kind.Law{Law: rule.Law, Motion: r.sys.Bodies[u.Key.B].Motion, Restitution: rule.Restitution,
 		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Cohesion: rule.Cohesion, Exact: true,
-		Rolling: rollingOf(rule, u)}.Sized(r.sys.Size(u.Key))
+		Rolling: r.rollingOf(rule, u)}.Sized(r.sys.Size(u.Key))
 }
 
 // rollingOf is a unit's rolling resistance: its rule's, where a disk
-// touches (the unit has rolling rows).
-func rollingOf(rule Rule, u *contact.Unit) float64 {
-	if len(u.Roll) == 0 {
+// touches.
+func (r source) rollingOf(rule Rule, u *contact.Unit) float64 {
+	if rule.Rolling == 0 || !r.sys.rolls(u.Key.A, u.Key.B) {
 		return 0
 	}
 	return rule.Rolling
+}
+
+// Roll appends the rows of a unit's rolling velocity, omega_A - omega_B
+// on the free bodies' rotations (a driven body does not turn), in body
+// order (kind.Roller).
+func (r source) Roll(u *contact.Unit, dst []contact.Entry) []contact.Entry {
+	lo, hi, sign := u.Key.A, u.Key.B, 1.0
+	if hi < lo {
+		lo, hi, sign = hi, lo, -1
+	}
+	for _, b := range [2]struct {
+		body int
+		sign float64
+	}{{lo, sign}, {hi, -sign}} {
+		if !r.sys.Bodies[b.body].Driven() {
+			dst = append(dst, contact.Entry{Body: r.base + b.body, Eq: 2, N: b.sign})
+		}
+	}
+	return dst
 }
 
 // ID is the two bodies, the candidate's feature and whether it is an

@@ -131,3 +131,26 @@ func TestRollingUnderAMoment(t *testing.T) {
 		assert.InDelta(t, -want*R, disk.V[0], 1e-9*(1+want), "M = %g mu_r m g: without slipping", f)
 	}
 }
+
+// TestNoRollingResistanceBetweenPolygons: a rule's rolling resistance
+// acts where a disk touches; a polygon's corners resist its rolling
+// themselves. A tall block tipped over on a floor falls the same, bit for
+// bit, under a rule with rolling = 0.05 m and without.
+func TestNoRollingResistanceBetweenPolygons(t *testing.T) {
+	tip := func(rolling float64) [3]float64 {
+		ground, _, up := incline(t, 0)
+		shape, err := rigid.Rectangle(0.1, 0.4)
+		require.NoError(t, err)
+		block, err := rigid.NewBody("block", shape, [2]float64{}, 1000)
+		require.NoError(t, err)
+		onSlope(block, 0, 0.2, up)
+		block.V = [3]float64{-0.8, 0.2, 4} // turning about its left corner
+		sys, err := rigid.NewSystem([]*rigid.Body{ground, block}, []rigid.Rule{{Mu: 0.9, Rolling: rolling}}, 0)
+		require.NoError(t, err)
+		run(t, sys, 1e-3, 300)
+		return block.Q
+	}
+	moved := tip(0)
+	require.Greater(t, moved[2], 0.5, "it tips")
+	assert.Equal(t, moved, tip(0.05))
+}

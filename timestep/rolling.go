@@ -5,38 +5,52 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 	"github.com/fecontact/fecontact/signorini"
 )
 
 // Rolling resistance (kind.Law.Rolling): each active unit whose law has
-// one and whose source gave its rolling rows (contact.Unit.Roll) adds a
-// rolling row to the step's problem after the units (signorini's
-// Problem.RollOf), its moment impulse bounded by mu_r times the unit's
+// one adds a rolling row to the step's problem after the units
+// (signorini's Problem.RollOf), on the rows its source gives
+// (kind.Roller), its moment impulse bounded by mu_r times the unit's
 // normal impulse (r'_N under a bond: a bonded joint resists rolling by
 // its cohesion too). The rows are the units' only in the problem, its W
-// (built on the units and a unit per row carrying its Roll entries as
-// normal rows), the bodies' impulses, the warm start and the friction
-// work: the units, their statuses and their counts are unchanged.
+// (built on the units and a unit per row carrying its rows as normal
+// rows), the bodies' impulses, the warm start and the friction work: the
+// units, their statuses and their counts are unchanged.
 
 // rollRows lists the step's rolling rows (their units, w.rolls) and
-// returns the units W is built on: the units and a unit per row.
+// returns the units W is built on: the units and a unit per row, whose
+// entries are its rolling rows.
 func (s *Simulation) rollRows(units []contact.Unit, active []bool) []contact.Unit {
 	w := &s.work
-	w.rolls = w.rolls[:0]
+	w.rolls, w.rollSlab = w.rolls[:0], w.rollSlab[:0]
+	ends := w.rollEnds[:0]
 	for a := range units {
-		if active[a] && len(units[a].Roll) > 0 && s.lawOf(a).Rolling > 0 {
-			w.rolls = append(w.rolls, a)
+		if !active[a] || s.lawOf(a).Rolling == 0 {
+			continue
+		}
+		if r, ok := s.sourceOf(a).(kind.Roller); ok {
+			w.rolls, w.rollSlab = append(w.rolls, a), r.Roll(&units[a], w.rollSlab)
+			ends = append(ends, len(w.rollSlab))
 		}
 	}
+	w.rollEnds = ends
 	if len(w.rolls) == 0 {
 		return units
 	}
 	w.rollUnits = append(w.rollUnits[:0], units...)
-	for _, a := range w.rolls {
-		w.rollUnits = append(w.rollUnits, contact.Unit{Key: units[a].Key, Weight: 1, Entries: units[a].Roll})
+	start := 0
+	for k, a := range w.rolls {
+		end := ends[k]
+		w.rollUnits = append(w.rollUnits, contact.Unit{Key: units[a].Key, Weight: 1, Entries: w.rollSlab[start:end:end]})
+		start = end
 	}
 	return w.rollUnits
 }
+
+// rollOfRow is rolling row k's entries.
+func (s *Simulation) rollOfRow(n, k int) []contact.Entry { return s.work.rollUnits[n+k].Entries }
 
 // rollProblem gives p the rolling rows' free velocities (vfree), their
 // coefficients and their links to their units; their velocities at the
@@ -56,10 +70,11 @@ func (s *Simulation) rollProblem(units []contact.Unit, p *signorini.Problem, v0,
 		w.rollOf[a] = -1
 	}
 	for k, a := range w.rolls {
-		p.Q[2*(n+k)] = rollVelocity(units[a].Roll, vfree)
+		roll := s.rollOfRow(n, k)
+		p.Q[2*(n+k)] = rollVelocity(roll, vfree)
 		p.Mu[n+k] = s.lawOf(a).Rolling
 		w.rollOf[n+k] = a
-		w.rollU0[k] = rollVelocity(units[a].Roll, v0)
+		w.rollU0[k] = rollVelocity(roll, v0)
 	}
 }
 
@@ -88,7 +103,7 @@ func (s *Simulation) rollImpulses(units []contact.Unit, res *signorini.Result) {
 	n := len(units)
 	for k, a := range w.rolls {
 		P := res.R[2*(n+k)]
-		for _, e := range units[a].Roll {
+		for _, e := range s.rollOfRow(n, k) {
 			s.r[e.Body][e.Eq] += e.N * P
 			if w.arrive[a] {
 				s.shift[e.Body][e.Eq] += e.N * w.corr[a] * P
@@ -104,8 +119,8 @@ func (s *Simulation) rollWork(units []contact.Unit, res *signorini.Result, v1 []
 	w := &s.work
 	n := len(units)
 	var work float64
-	for k, a := range w.rolls {
-		u := th*rollVelocity(units[a].Roll, v1) + (1-th)*w.rollU0[k]
+	for k := range w.rolls {
+		u := th*rollVelocity(s.rollOfRow(n, k), v1) + (1-th)*w.rollU0[k]
 		work += res.R[2*(n+k)] * u
 	}
 	return work

@@ -190,6 +190,8 @@ type stepWork struct {
 	// The rolling rows (rolling.go): their units, the units W is built
 	// on, their links for the problem and their velocities at the start.
 	rolls         []int
+	rollSlab      []contact.Entry // the rows, each row's after the last's
+	rollEnds      []int           // where each row's entries end in rollSlab
 	rollUnits     []contact.Unit
 	rollOf        []int
 	rollU0        []float64
