@@ -14,7 +14,13 @@ type Options struct {
 	// From and To bound the window of the means and of the force
 	// distribution (s); To = 0: to the end.
 	From, To float64
+	// Surface, when set (x0 < x1), is the span of x over which the
+	// free surface is fitted at each output time (FreeSurface).
+	Surface [2]float64
 }
+
+// surface tells whether the options fit a free surface.
+func (o Options) surface() bool { return o.Surface != [2]float64{} }
 
 // in tells whether time t is in the window.
 func (o Options) in(t float64) bool { return t >= o.From && (o.To == 0 || t <= o.To) }
@@ -38,6 +44,9 @@ type Series struct {
 	Over     int   // past the last bin
 	Rose     []int // normal directions per bin of 2 pi / roseBins, both ways
 	Contacts int   // force-carrying contacts counted in Hist
+	// Surfaces are the free surface's angle and RMS at each output time
+	// (Options.Surface; NaN where too few bins held a grain).
+	Surfaces [][2]float64
 }
 
 // NewSeries starts a series.
@@ -49,6 +58,13 @@ func NewSeries(o Options) *Series {
 // one from a run's pieces).
 func (sr *Series) Add(s Sample) {
 	sr.Rows = append(sr.Rows, Measure(s, sr.Options.Region))
+	if sr.Options.surface() {
+		sf, err := FreeSurface(s, sr.Options.Surface[0], sr.Options.Surface[1])
+		if err != nil {
+			sf.Angle, sf.RMS = math.NaN(), math.NaN()
+		}
+		sr.Surfaces = append(sr.Surfaces, [2]float64{sf.Angle, sf.RMS})
+	}
 	if !sr.Options.in(s.T) {
 		return
 	}
@@ -129,13 +145,22 @@ func (m *Measures) setValues(v []float64) {
 	m.Region = Region{v[24], v[25], v[26], v[27]}
 }
 
-// WriteCSV writes granular.csv: a row per output time.
+// WriteCSV writes granular.csv: a row per output time, with the free
+// surface's angle and RMS where the options fit one.
 func (sr *Series) WriteCSV(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("time [s]," + strings.Join(columns, ",") + "\n")
-	for _, r := range sr.Rows {
+	b.WriteString("time [s]," + strings.Join(columns, ","))
+	if sr.Options.surface() {
+		b.WriteString(",surface_angle [deg],surface_rms [m]")
+	}
+	b.WriteByte('\n')
+	for k, r := range sr.Rows {
 		b.WriteString(strconv.FormatFloat(r.T, 'g', 9, 64))
-		for _, v := range r.values() {
+		v := r.values()
+		if sr.Options.surface() && k < len(sr.Surfaces) {
+			v = append(v, sr.Surfaces[k][0], sr.Surfaces[k][1])
+		}
+		for _, v := range v {
 			b.WriteByte(',')
 			b.WriteString(strconv.FormatFloat(v, 'g', 12, 64))
 		}
@@ -162,9 +187,33 @@ func (sr *Series) Summary() string {
 	if n == 0 {
 		return "granular: no output time in the window"
 	}
-	return fmt.Sprintf("granular (mean of %d output times from t = %g s): %.1f grains, %.3g rattlers, Z %.4g (%.4g without rattlers; 2 N_c / N_g %.4g, %.4g), solid fraction %.4g, fabric anisotropy %.3g at %.1f deg, pressure %.4g Pa, deviator %.4g Pa, <f_n> %.4g N/m, mobilised friction %.3g, %.3g sliding",
+	line := fmt.Sprintf("granular (mean of %d output times from t = %g s): %.1f grains, %.3g rattlers, Z %.4g (%.4g without rattlers; 2 N_c / N_g %.4g, %.4g), solid fraction %.4g, fabric anisotropy %.3g at %.1f deg, pressure %.4g Pa, deviator %.4g Pa, <f_n> %.4g N/m, mobilised friction %.3g, %.3g sliding",
 		n, sr.Options.From, m.Grains, m.Rattlers, m.Z, m.ZNoRattlers, m.Z2, m.Z2NoRattlers, m.SolidFraction, m.Anisotropy, m.FabricAngle*180/math.Pi,
 		m.Pressure, m.Deviator, m.MeanFn, m.Mobilised, m.Sliding)
+	if sr.Options.surface() {
+		angle, rms := sr.SurfaceMean()
+		line += fmt.Sprintf("; free surface over x %g..%g m at %.3g deg (%.3g m RMS about its line)", sr.Options.Surface[0], sr.Options.Surface[1], angle, rms)
+	}
+	return line
+}
+
+// SurfaceMean is the free surface's mean angle (degrees) and RMS (m) over
+// the window's output times: NaN without a surface (Options.Surface) or
+// where a time's surface had too few bins.
+func (sr *Series) SurfaceMean() (angle, rms float64) {
+	if !sr.Options.surface() {
+		return math.NaN(), math.NaN()
+	}
+	n := 0
+	for k, r := range sr.Rows {
+		if k < len(sr.Surfaces) && sr.Options.in(r.T) {
+			angle, rms, n = angle+sr.Surfaces[k][0], rms+sr.Surfaces[k][1], n+1
+		}
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return angle / float64(n), rms / float64(n)
 }
 
 // Density is the force distribution summed over the window: the

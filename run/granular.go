@@ -88,7 +88,7 @@ func granularOptions(req GranularRequest) (*granular.Options, error) {
 		return nil, err
 	}
 	if g := sc.Output.Granular; g != nil {
-		return GranularOptions(g.Region, g.Window), nil
+		return GranularOptions(g.Region, g.Window, g.Surface), nil
 	}
 	return &granular.Options{}, nil
 }

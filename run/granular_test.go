@@ -38,7 +38,7 @@ func TestGranularFromFolder(t *testing.T) {
 	assert.Equal(t, 1+7, strings.Count(string(during), "\n"), "header and the 7 output times")
 	runFiles := folderBytes(t, dir)
 	out := t.TempDir()
-	sr, warnings, err := Granular(GranularRequest{Run: dir, Out: out, Options: GranularOptions(nil, []float64{0.3, 0.6})})
+	sr, warnings, err := Granular(GranularRequest{Run: dir, Out: out, Options: GranularOptions(nil, []float64{0.3, 0.6}, nil)})
 	require.NoError(t, err)
 	assert.Empty(t, warnings)
 	after, err := os.ReadFile(filepath.Join(out, "granular.csv"))
@@ -58,7 +58,7 @@ func TestGranularFromFolder(t *testing.T) {
 		_, _, err = Granular(GranularRequest{Run: dir, Out: o, Options: &granular.Options{}})
 		assert.ErrorContains(t, err, want, o)
 	}
-	_, warnings, err = Granular(GranularRequest{Run: dir, Out: out, Options: GranularOptions([]float64{100, 101, 100, 101}, nil)})
+	_, warnings, err = Granular(GranularRequest{Run: dir, Out: out, Options: GranularOptions([]float64{100, 101, 100, 101}, nil, nil)})
 	require.NoError(t, err)
 	assert.Contains(t, warnings, "granular: no free grain in the region x 100..101, y 100..101 at any output time of the window: the rows are zeros; give a region that holds grains (the default is the free grains' box)")
 	assert.Equal(t, runFiles, folderBytes(t, dir), "the run's own files untouched")

@@ -341,7 +341,7 @@ func writerOptions(sc *scene.Scene) results.Options {
 		o.Profile = &results.Profile{Strips: p.Strips, Bottom: p.Y[0], Top: p.Y[1], From: p.From, Window: p.Window}
 	}
 	if g := sc.Output.Granular; g != nil {
-		o.Granular = GranularOptions(g.Region, g.Window)
+		o.Granular = GranularOptions(g.Region, g.Window, g.Surface)
 	}
 	return o
 }
@@ -557,8 +557,11 @@ func PeakMemory() string {
 // GranularOptions are a granular study's options from a region [xmin,
 // xmax, ymin, ymax] and a window [from, to] (either nil: none), as the
 // scene and fecontact granular give them.
-func GranularOptions(region, window []float64) *granular.Options {
+func GranularOptions(region, window, surface []float64) *granular.Options {
 	o := &granular.Options{}
+	if len(surface) == 2 {
+		o.Surface = [2]float64{surface[0], surface[1]}
+	}
 	if len(region) == 4 {
 		o.Region = granular.Region{X0: region[0], X1: region[1], Y0: region[2], Y1: region[3]}
 	}

@@ -83,6 +83,10 @@ type GranularMeans struct {
 	MeanFn           Quantity `json:"mean_fn"`
 	Mobilised        Number   `json:"mobilised"`
 	Sliding          Number   `json:"sliding"`
+	// The free surface's angle and RMS about its line, with [output]
+	// granular's surface.
+	SurfaceAngle *Quantity `json:"surface_angle,omitempty"`
+	SurfaceRMS   *Quantity `json:"surface_rms,omitempty"`
 }
 
 // granularOf is a series' granular line as figures (nil without one).
@@ -97,6 +101,10 @@ func granularOf(sr *granular.Series) *GranularLine {
 			Z2NcNg: Number(m.Z2), Z2NcNgNoRattlers: Number(m.Z2NoRattlers), SolidFraction: Number(m.SolidFraction),
 			Anisotropy: Number(m.Anisotropy), FabricAngle: q(m.FabricAngle*180/math.Pi, "deg"), Pressure: q(m.Pressure, "Pa"),
 			Deviator: q(m.Deviator, "Pa"), MeanFn: q(m.MeanFn, "N/m"), Mobilised: Number(m.Mobilised), Sliding: Number(m.Sliding)}
+		if sr.Options.Surface != [2]float64{} {
+			angle, rms := sr.SurfaceMean()
+			g.Means.SurfaceAngle, g.Means.SurfaceRMS = qp(angle, "deg"), qp(rms, "m")
+		}
 	}
 	return g
 }

@@ -128,6 +128,9 @@ type Output struct {
 type Granular struct {
 	Region []float64 `toml:"region"`
 	Window []float64 `toml:"window"`
+	// Surface is [x0, x1] (m), the span the free surface is fitted over
+	// at each output time (granular.FreeSurface): a heap's angle.
+	Surface []float64 `toml:"surface"`
 }
 
 // Profile is the mean x velocity of the free rigid bodies in Strips
@@ -467,6 +470,9 @@ func (s *Scene) check() error {
 		}
 		if w := g.Window; w != nil && (len(w) != 2 || !finite(w...) || w[0] < 0 || !(w[1] > w[0])) {
 			return bad("[output]", "granular.window", fmt.Sprint(w), "expected [from, to] in s with 0 <= from < to")
+		}
+		if sf := g.Surface; sf != nil && (len(sf) != 2 || !finite(sf...) || !(sf[1] > sf[0])) {
+			return bad("[output]", "granular.surface", fmt.Sprint(sf), "expected [x0, x1] in m with x0 < x1: the span of the free surface to fit")
 		}
 		if !s.hasRigid() {
 			return bad("[output]", "granular", "{...}", "the scene has no [[rigid]] body, [[grains]], [[wall]] or [[arch]]: the measures are of rigid grains")

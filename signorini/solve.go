@@ -29,6 +29,13 @@ func Solve(p *Problem, opt Options) (*Result, error) {
 	}
 	stall := opt
 	stall.stall = p.W.Contacts() <= denseLimit && !p.rolls()
+	if stall.MaxSweeps == 0 {
+		// Auto's budget from the first sweep: a problem NLGS goes on
+		// alone with (one too large for Newton, or with rolling rows)
+		// stopped at NLGS's 10 000 (a heap of disks' collapse, 3 of its
+		// 3 750 steps).
+		stall.MaxSweeps = AutoSweeps
+	}
 	res, err := NLGS(p, stall)
 	if !errors.Is(err, errStalled) {
 		return res, err

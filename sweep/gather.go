@@ -35,10 +35,11 @@ type Row struct {
 	Err     error
 }
 
-// Painter draws sweep.png (plots.Painter): the contact duration against
-// a setting, a series per combination of the other settings' values.
+// Painter draws sweep.png (plots.Painter): a figure (the surface angle of
+// a heap, or the contact duration) against a setting, a series per
+// combination of the other settings' values.
 type Painter interface {
-	Sweep(path, xlabel string, series []results.Series) error
+	Sweep(path, xlabel string, y results.SweepFigure, series []results.Series) error
 }
 
 func (p *Plan) table() *Table {
@@ -95,26 +96,41 @@ func (t *Table) Write(files *outdir.Folder, painter Painter) ([]string, error) {
 		return nil, err
 	}
 	wrote := []string{"sweep.csv"}
-	x, series := t.durations()
+	y := t.figure()
+	x, series := t.durations(y)
 	if painter == nil || len(series) == 0 {
 		return wrote, nil
 	}
 	if path, err = files.Path("sweep.png"); err != nil {
 		return wrote, err
 	}
-	if err := painter.Sweep(path, t.Settings[x].Key, series); err != nil {
+	if err := painter.Sweep(path, t.Settings[x].Key, y, series); err != nil {
 		return wrote, err
 	}
 	return append(wrote, "sweep.png"), nil
 }
 
-// durations are the contact durations of the variants with figures
-// against the swept setting: of those whose values are numbers (an array
-// by its norm), the one with the most distinct values among the variants
-// with figures (the first of equals); a series per combination of the
-// other settings' values; none when no such variant has a number to put
-// on the axis.
-func (t *Table) durations() (x int, series []results.Series) {
+// figure is the figure sweep.png plots: the first of
+// results.SweepFigures that every variant with figures has.
+func (t *Table) figure() results.SweepFigure {
+	for _, y := range results.SweepFigures {
+		every := true
+		for _, r := range t.Rows {
+			every = every && (r.Err != nil || !math.IsNaN(y.Of(r.Figures)))
+		}
+		if every {
+			return y
+		}
+	}
+	return results.SweepFigures[len(results.SweepFigures)-1]
+}
+
+// durations are figure y of the variants with figures against the swept
+// setting: of those whose values are numbers (an array by its norm), the
+// one with the most distinct values among the variants with figures (the
+// first of equals); a series per combination of the other settings'
+// values; none when no such variant has a number to put on the axis.
+func (t *Table) durations(y results.SweepFigure) (x int, series []results.Series) {
 	x = -1
 	most := 0
 	for k := range t.Settings {
@@ -144,7 +160,7 @@ func (t *Table) durations() (x int, series []results.Series) {
 			series = append(series, results.Series{Label: label})
 		}
 		series[i].T = append(series[i].T, v)
-		series[i].Y = append(series[i].Y, r.Figures.ContactDuration)
+		series[i].Y = append(series[i].Y, y.Of(r.Figures))
 	}
 	return x, series
 }
@@ -156,7 +172,7 @@ func (t *Table) writeCSV(w io.Writer) error {
 		head = append(head, s.Key)
 	}
 	head = append(head, "contact_duration [s]", "peak_force [N/m]", "kinetic_ratio", "kinetic [J]", "elastic [J]",
-		"contact_law_work [J]", "friction_work [J]", "numerical_dissipation [J]", "error")
+		"contact_law_work [J]", "friction_work [J]", "numerical_dissipation [J]", "surface_angle [deg]", "error")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -166,7 +182,7 @@ func (t *Table) writeCSV(w io.Writer) error {
 			row = append(row, strings.Trim(val, `"`)) // "neohookean" as neohookean
 		}
 		f := v.Figures
-		for _, x := range []float64{f.ContactDuration, f.PeakForce, f.KineticRatio(), f.Kinetic, f.Elastic, f.ContactLawWork, f.FrictionWork, f.NumericalDissipation} {
+		for _, x := range []float64{f.ContactDuration, f.PeakForce, f.KineticRatio(), f.Kinetic, f.Elastic, f.ContactLawWork, f.FrictionWork, f.NumericalDissipation, f.SurfaceAngle} {
 			if v.Err != nil {
 				x = math.NaN() // no figures of a run that did not end
 			}

@@ -191,7 +191,7 @@ func writeFigures(vf *outdir.Folder, f results.Figures) error {
 func figureValues(f results.Figures) map[string]float64 {
 	return map[string]float64{"contact_duration": f.ContactDuration, "peak_force": f.PeakForce, "kinetic_start": f.KineticStart,
 		"kinetic": f.Kinetic, "elastic": f.Elastic, "contact_law_work": f.ContactLawWork, "friction_work": f.FrictionWork,
-		"numerical_dissipation": f.NumericalDissipation}
+		"numerical_dissipation": f.NumericalDissipation, "surface_angle": f.SurfaceAngle}
 }
 
 func readFigures(dir string) (results.Figures, error) {
@@ -212,5 +212,5 @@ func readFigures(dir string) (results.Figures, error) {
 	}
 	return results.Figures{ContactDuration: get("contact_duration"), PeakForce: get("peak_force"), KineticStart: get("kinetic_start"),
 		Kinetic: get("kinetic"), Elastic: get("elastic"), ContactLawWork: get("contact_law_work"), FrictionWork: get("friction_work"),
-		NumericalDissipation: get("numerical_dissipation")}, nil
+		NumericalDissipation: get("numerical_dissipation"), SurfaceAngle: get("surface_angle")}, nil
 }

@@ -162,11 +162,12 @@ func exact(f results.Figures) map[string]string {
 // recorder is a Painter that keeps what it is given.
 type recorder struct {
 	xlabel string
+	y      string
 	series []results.Series
 }
 
-func (r *recorder) Sweep(path, xlabel string, series []results.Series) error {
-	r.xlabel, r.series = xlabel, series
+func (r *recorder) Sweep(path, xlabel string, y results.SweepFigure, series []results.Series) error {
+	r.xlabel, r.y, r.series = xlabel, y.Name, series
 	return nil
 }
 
@@ -175,7 +176,7 @@ func (r *recorder) Sweep(path, xlabel string, series []results.Series) error {
 // combination of the others; rows without figures and values that are
 // not numbers are left out, and a table of words draws nothing.
 func TestTableDurations(t *testing.T) {
-	f := func(d float64) results.Figures { return results.Figures{ContactDuration: d} }
+	f := func(d float64) results.Figures { return results.Figures{ContactDuration: d, SurfaceAngle: math.NaN()} }
 	tab := &Table{
 		Settings: []Setting{{Key: "solver.order"}, {Key: "time.h"}, {Key: "rigid.ball.velocity"}},
 		Rows: []Row{
@@ -191,6 +192,7 @@ func TestTableDurations(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"sweep.csv", "sweep.png"}, files)
 	assert.Equal(t, "time.h", r.xlabel)
+	assert.Equal(t, "contact duration", r.y)
 	assert.Equal(t, []results.Series{
 		{Label: `"natural", [3.0, 4.0]`, T: []float64{-2, -1}, Y: []float64{1, 2}},
 		{Label: `"random", [3.0, 4.0]`, T: []float64{-2}, Y: []float64{3}},
@@ -198,6 +200,18 @@ func TestTableDurations(t *testing.T) {
 	}, r.series)
 	x, _ := Number("[3.0, 4.0]")
 	assert.Equal(t, 5.0, x)
+
+	// A study of heaps whose every variant has a surface angle plots it.
+	heaps := &Table{Settings: []Setting{{Key: "rigid_contacts.rule.1.rolling"}}, Rows: []Row{
+		{Values: []string{"0.0"}, Figures: results.Figures{ContactDuration: 1, SurfaceAngle: 9}},
+		{Values: []string{"1e-4"}, Figures: results.Figures{ContactDuration: 1, SurfaceAngle: 17}},
+		{Values: []string{"2e-4"}, Err: run.ErrInterrupted},
+	}}
+	r = recorder{}
+	_, err = heaps.Write(folder(t, t.TempDir()), &r)
+	require.NoError(t, err)
+	assert.Equal(t, "surface angle", r.y)
+	assert.Equal(t, []results.Series{{T: []float64{0, 1e-4}, Y: []float64{9, 17}}}, r.series)
 
 	words := &Table{Settings: []Setting{{Key: "solver.order"}}, Rows: []Row{{Values: []string{`"natural"`}}}}
 	r = recorder{}
@@ -212,7 +226,7 @@ func TestTableDurations(t *testing.T) {
 func TestSweepCSVMarksFailures(t *testing.T) {
 	dir := t.TempDir()
 	tab := &Table{Settings: []Setting{{Key: "time.h", Values: []string{"1e-3", "2e-3"}}}, Rows: []Row{
-		{Values: []string{"1e-3"}, Dir: "variant_001", Figures: results.Figures{ContactDuration: 0.25, PeakForce: math.NaN()}},
+		{Values: []string{"1e-3"}, Dir: "variant_001", Figures: results.Figures{ContactDuration: 0.25, PeakForce: math.NaN(), SurfaceAngle: math.NaN()}},
 		{Values: []string{"2e-3"}, Dir: "variant_002", Figures: results.Figures{ContactDuration: 0.1}, Err: run.ErrInterrupted},
 	}}
 	_, err := tab.Write(folder(t, dir), nil)
@@ -221,8 +235,8 @@ func TestSweepCSVMarksFailures(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	require.Len(t, lines, 3)
-	assert.Equal(t, "1,variant_001,1e-3,0.25,,,0,0,0,0,0,", lines[1])
-	assert.Equal(t, "2,variant_002,2e-3,,,,,,,,,interrupted", lines[2])
+	assert.Equal(t, "1,variant_001,1e-3,0.25,,,0,0,0,0,0,,", lines[1])
+	assert.Equal(t, "2,variant_002,2e-3,,,,,,,,,,interrupted", lines[2])
 }
 
 // TestNewRefuses: no setting, a key that names nothing (a SettingError:

@@ -17,10 +17,11 @@ func granularCmd(args []string, stdout io.Writer) error {
 	fs.SetOutput(stdout)
 	region := fs.String("region", "", "xmin,xmax,ymin,ymax (m): the grains whose centre lies in this box (default: the free grains' box at each time)")
 	window := fs.String("window", "", "from,to (s): the output times of the means and distributions (default: the run's scene's [output] granular, else all)")
+	surface := fs.String("surface", "", "x0,x1 (m): fit the free surface over this span at each output time, its angle in granular.csv and the summary (a heap's flank: its angle of repose)")
 	out := fs.String("o", "", "the folder to write granular.csv, forces.png and fabric.png into (required: the run's own stay as the run wrote them)")
 	overwrite := fs.Bool("overwrite", false, "write into a folder that holds files fecontact did not write")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: fecontact granular RUN -o DIR [--region xmin,xmax,ymin,ymax] [--window from,to]\n\nMeasures the rigid grains of a run's folder at its output times into DIR: granular.csv, forces.png, fabric.png.\nWithout --region and --window, the run's scene's [output] granular.")
+		fmt.Fprintln(stdout, "usage: fecontact granular RUN -o DIR [--region xmin,xmax,ymin,ymax] [--window from,to] [--surface x0,x1]\n\nMeasures the rigid grains of a run's folder at its output times into DIR: granular.csv, forces.png, fabric.png.\nWithout --region and --window, the run's scene's [output] granular.")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -44,9 +45,16 @@ func granularCmd(args []string, stdout io.Writer) error {
 	if w != nil && (w[0] < 0 || !(w[1] > w[0])) {
 		return fmt.Errorf("%w: --window %s: expected 0 <= from < to", errUsage, *window)
 	}
+	sf, err := numbers("--surface", *surface, 2)
+	if err != nil {
+		return err
+	}
+	if sf != nil && !(sf[1] > sf[0]) {
+		return fmt.Errorf("%w: --surface %s: expected x0 < x1", errUsage, *surface)
+	}
 	req := run.GranularRequest{Run: pos[0], Out: *out, Folder: outdir.Options{Overwrite: *overwrite, Command: commandLine("granular", args)}}
-	if r != nil || w != nil {
-		req.Options = run.GranularOptions(r, w)
+	if r != nil || w != nil || sf != nil {
+		req.Options = run.GranularOptions(r, w, sf)
 	}
 	sr, warnings, err := run.Granular(req)
 	if err != nil {

@@ -27,8 +27,8 @@ func (Painter) Bodies(path string, snaps []results.Snapshot, frame []float64) er
 }
 
 // Sweep draws a parameter study's sweep.png (sweep.Painter).
-func (Painter) Sweep(path, xlabel string, series []results.Series) error {
-	return Sweep(path, xlabel, series)
+func (Painter) Sweep(path, xlabel string, y results.SweepFigure, series []results.Series) error {
+	return Sweep(path, xlabel, y, series)
 }
 
 // Profile draws profile.png.

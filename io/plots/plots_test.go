@@ -145,5 +145,6 @@ func TestEnergyLedgerDrawn(t *testing.T) {
 // axis from 0, in ms.
 func TestSweepAxis(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sweep.png")
-	require.NoError(t, Sweep(path, "body.disc.velocity", []results.Series{{T: []float64{1, 2, 3}, Y: []float64{2.1e-3, 2.1e-3, 2.1e-3}}}))
+	require.NoError(t, Sweep(path, "body.disc.velocity", results.SweepFigures[1], []results.Series{{T: []float64{1, 2, 3}, Y: []float64{2.1e-3, 2.1e-3, 2.1e-3}}}))
+	require.NoError(t, Sweep(path, "rigid_contacts.rule.1.rolling", results.SweepFigures[0], []results.Series{{T: []float64{0, 1e-4, 2e-4}, Y: []float64{8, 16, 22}}}))
 }

@@ -9,20 +9,24 @@ import (
 	"github.com/fecontact/fecontact/io/results"
 )
 
-// Sweep draws a parameter study's contact duration against the swept
-// setting (xlabel), a line with its points per series (a combination of
-// the other settings' values, its label, in a legend beside; none: no
-// legend), into a PNG. The durations' axis starts at 0 and is written in
-// the unit an SI prefix makes readable (ms), so that a constant duration
+// Sweep draws a parameter study's figure y (results.SweepFigure: the
+// contact duration, or a heap's surface angle) against the swept setting
+// (xlabel), a line with its points per series (a combination of the
+// other settings' values, its label, in a legend beside; none: no
+// legend), into a PNG. The axis starts at 0, a duration written in the
+// unit an SI prefix makes readable (ms), so that a constant duration
 // reads as one.
-func Sweep(path, xlabel string, series []results.Series) error {
+func Sweep(path, xlabel string, y results.SweepFigure, series []results.Series) error {
 	var ys []float64
 	for _, sr := range series {
 		ys = append(ys, sr.Y...)
 	}
 	top := largestAbs(ys)
-	f, prefix := si(top)
-	p := newPlot("contact duration", xlabel, unitLabel("contact duration", prefix, "s"))
+	f, prefix := 1.0, ""
+	if y.Unit == "s" {
+		f, prefix = si(top)
+	}
+	p := newPlot(y.Name, xlabel, unitLabel(y.Name, prefix, y.Unit))
 	leg := newLegend()
 	for k, sr := range series {
 		xy := make(plotter.XYs, 0, len(sr.T))

@@ -23,6 +23,9 @@ type Figures struct {
 	// The works at the end (J): of the contact law, of friction, and the
 	// scheme's numerical dissipation.
 	ContactLawWork, FrictionWork, NumericalDissipation float64
+	// SurfaceAngle is the free surface's mean angle over the granular
+	// window (degrees; [output] granular's surface), NaN without one.
+	SurfaceAngle float64
 
 	first, last int // the first and the last step with a closed unit; -1: none
 }
@@ -68,4 +71,19 @@ func (f *Figures) add(st timestep.StepStats, h float64, e timestep.Energy, sim *
 	}
 	f.Kinetic, f.Elastic = e.Kinetic, e.Elastic
 	f.ContactLawWork, f.FrictionWork, f.NumericalDissipation = sim.NormalWork, sim.FrictionWork, e.Numerical
+}
+
+// SweepFigure is the figure a parameter study's picture plots: its name
+// and unit, and how a variant's Figures give it.
+type SweepFigure struct {
+	Name, Unit string
+	Of         func(Figures) float64
+}
+
+// SweepFigures are the figures a study's picture may plot, the first a
+// study's every variant has: a heap's surface angle (a study of grains
+// with [output] granular's surface), else the contact duration.
+var SweepFigures = []SweepFigure{
+	{"surface angle", "deg", func(f Figures) float64 { return f.SurfaceAngle }},
+	{"contact duration", "s", func(f Figures) float64 { return f.ContactDuration }},
 }

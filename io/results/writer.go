@@ -168,7 +168,14 @@ func (o *Writer) InitialBalance() float64 { return o.e0 }
 
 // Figures are the run's figures for a parameter study, up to the last
 // step recorded.
-func (o *Writer) Figures() Figures { return o.figures }
+func (o *Writer) Figures() Figures {
+	f := o.figures
+	f.SurfaceAngle = math.NaN()
+	if o.granular != nil {
+		f.SurfaceAngle, _ = o.granular.SurfaceMean()
+	}
+	return f
+}
 
 // Record records a step (the initial state when st.Step is 0: call it
 // before the first step) and writes the fields when write is set.
