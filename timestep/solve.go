@@ -51,7 +51,11 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	} else if err != nil {
 		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
 	}
-	stats.Sweeps, stats.ContactNewton = first+res.Sweeps, firstNewton+res.NewtonIterations
+	// Every solve of the step counts: a step solved again (its impacts at
+	// the theta-method's time, about its predicted end, on a Newton
+	// update's tangent) reported the last solve's sweeps alone.
+	stats.Sweeps += first + res.Sweeps
+	stats.ContactNewton += firstNewton + res.NewtonIterations
 	for a, u := range units {
 		if u.MuDynamic != u.Mu && p.Mu[a] == u.MuDynamic {
 			stats.Dynamic++
