@@ -161,6 +161,9 @@ func (sr *Series) WriteCSV(w io.Writer) error {
 			v = append(v, sr.Surfaces[k][0], sr.Surfaces[k][1])
 		}
 		for _, v := range v {
+			if v == 0 {
+				v = 0 // not -0: a checkpoint (gob) keeps no sign of a zero, and a resumed run's rows must read the same
+			}
 			b.WriteByte(',')
 			b.WriteString(strconv.FormatFloat(v, 'g', 12, 64))
 		}

@@ -62,6 +62,7 @@ func TestResumeExact(t *testing.T) {
 		{"disc", func() *scene.Scene { return exampleScene(t, "disc-impact") }, 60, 33},
 		{"klarbring", func() *scene.Scene { return exampleScene(t, "klarbring") }, 3000, 1234},
 		{"arch (an expanded builder)", func() *scene.Scene { return exampleScene(t, "arch-shake") }, 300, 137},
+		{"repose pile (rolling rows)", func() *scene.Scene { return exampleScene(t, "repose-pile") }, 160, 77},
 		{"mixed", func() *scene.Scene {
 			sc, err := scene.Load(filepath.Join("..", "scene", "testdata", "mixed.toml"))
 			require.NoError(t, err)

@@ -9,6 +9,11 @@
 // the command line (cmd/fecontact only wires packages): the library user who
 // wants scene files imports it, the one who builds bodies in Go does not.
 //
+// A kind of body of a program's own reads its own array of tables through
+// the registry of kinds.go (Register): the scene decodes it with the
+// kind's table type, refuses its unknown keys like its own, and gives the
+// bodies it builds to the simulation (Model.Kinds).
+//
 // Every value is checked; a wrong one is an error naming the file, the key
 // (with the body, contact or obstacle it belongs to) and what was expected.
 // Unknown keys are errors, not ignored. See docs/guide.md for an annotated

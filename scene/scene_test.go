@@ -286,6 +286,30 @@ func TestExamples(t *testing.T) {
 				rt, rn := f[0][0], -f[0][1]
 				assert.InDelta(t, -1, rn-0.5*rt, 1e-9, "on the line")
 				assert.Less(t, math.Abs(rt), 0.5*math.Abs(rn), "strictly inside the cone")
+			case "repose-pile":
+				// 0.05 s: the column of disks deposited at rest behind
+				// the gate starts to flow out as it lifts, every step
+				// solved, rolling rows in the problem (contacts with a
+				// rolling moment), no energy created.
+				e0 := sim.TotalEnergy().Balance()
+				gate := m.Rigid.Bodies[3]
+				y0 := gate.Q[1]
+				rolling := 0
+				for i := range 125 {
+					st, err := sim.Step()
+					require.NoError(t, err)
+					require.True(t, st.Converged, "step %d solved", i+1)
+					require.LessOrEqual(t, sim.TotalEnergy().Balance()-e0, 1e-12, "step %d", i+1)
+				}
+				for _, c := range sim.Contacts() {
+					if c.Rolling != 0 {
+						rolling++
+					}
+				}
+				assert.Equal(t, "gate", gate.Name)
+				assert.InDelta(t, y0+0.05, gate.Q[1], 1e-12, "the gate lifts at 1 m/s")
+				assert.Greater(t, rolling, 100, "rolling moments hold the column")
+				assert.Negative(t, sim.FrictionWork, "friction and rolling take energy")
 			default:
 				t.Fatalf("example %s has no test", name)
 			}

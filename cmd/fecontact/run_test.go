@@ -150,7 +150,7 @@ alert = 0.001
 		{[]string{"info", sunk}, 1, "sunk.toml: 1 contact pairs start with a node inside the other body deeper than the alert distance: run would refuse it"},
 		{[]string{"run", sunk, "-o", filepath.Join(dir, "sunk")}, 1, `is 0.005 m inside obstacle "floor", deeper than the alert distance 0.001 m`},
 		{[]string{"run"}, 2, "expected one scene file"},
-		{[]string{"example", "nope"}, 2, `no example "nope" (examples: arch-shake, colliding-blocks, disc-impact, disc-on-block, disks-28, klarbring, pillar, pillar-staggered, pillar-taller-block, point-impact, poured-sample, resting-block, shake-wall, slope-flow)`},
+		{[]string{"example", "nope"}, 2, `no example "nope" (examples: arch-shake, colliding-blocks, disc-impact, disc-on-block, disks-28, klarbring, pillar, pillar-staggered, pillar-taller-block, point-impact, poured-sample, repose-pile, resting-block, shake-wall, slope-flow)`},
 		{[]string{"example", "colliding-blocks", "--refine", "0"}, 2, "--refine 0"},
 		{[]string{"example", "colliding-blocks", "--steps", "-5"}, 2, "--steps -5: expected a number of steps >= 1"},
 		{[]string{"example", "colliding-blocks", "--every", "-3"}, 2, "--every -3: expected a number of steps >= 1"},
