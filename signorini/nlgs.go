@@ -142,7 +142,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 			}
 			if m > stallRate*lastStall {
 				res.Change, res.Residual = relativeChange(change, norm, qq), Residual(p, r, res.U)
-				statuses(p, res)
+				settle(p, res)
 				return res, fmt.Errorf("%w: %w after %d sweeps", ErrNotConverged, errStalled, sweep)
 			}
 			lastStall = m
@@ -152,7 +152,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 			if res.VelocityChange <= tol {
 				res.Change = relativeChange(change, norm, qq)
 				res.Residual = Residual(p, r, res.U)
-				statuses(p, res)
+				settle(p, res)
 				return res, nil
 			}
 			if sweep == maxSweeps {
@@ -174,14 +174,14 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 			res.Change = relativeChange(change, norm, qq)
 			res.Residual = Residual(p, r, res.U)
 			if res.Residual <= tol && (changeTol < 0 || res.Change <= changeTol) {
-				statuses(p, res)
+				settle(p, res)
 				return res, nil
 			}
 			nextCheck, wait = sweep+wait, min(2*wait, 16)
 		}
 	}
 	res.Change = relativeChange(change, norm, qq)
-	statuses(p, res)
+	settle(p, res)
 	if velocity {
 		return res, fmt.Errorf("%w: NLGS in %d sweeps: velocity change %.3g (tolerance %.3g), residual %.3g", ErrNotConverged, res.Sweeps, res.VelocityChange, tol, res.Residual)
 	}

@@ -41,12 +41,12 @@ func TestPouredSampleSettles(t *testing.T) {
 
 // TestReposePile: the repose-pile example run as a user runs it (fecontact
 // example repose-pile -o DIR) leaves a heap against its wall, every step
-// solved, its flank's angle in the summary (24.4 degrees); and a study of
-// its rolling resistance (fecontact sweep repose-pile --set
-// ...rolling=0|1.6e-3) finds the heap of disks that resist rolling (mu_r
-// / R about 0.3) steeper than the one of disks that roll freely, by more
-// than 4 degrees (7.7 at mu 0.3 and 0.6 for this seed, 12 on the means of
-// docs/validation.md's study; one heap's flank varies by a few degrees
+// solved, its flank's angle in the summary; and a study of its rolling
+// resistance (fecontact sweep repose-pile --set ...rolling=0|1.6e-3)
+// finds the heap of disks that resist rolling (mu_r / R about 0.3)
+// steeper than the one of disks that roll freely, by more than 4 degrees
+// (12.1 at mu 0.3 and 10.3 at 0.6 for this seed, 12 to 13 on the means of
+// docs/validation.md's study; one heap's flank varies by several degrees
 // with its grains). About 2 minutes:
 //
 //	go test -tags long -run TestReposePile -v ./cmd/fecontact/
