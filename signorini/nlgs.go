@@ -210,11 +210,11 @@ func renumbered(p *Problem, w *BlockSparse, perm []int, opt Options, res *Result
 	if p.Shift != nil {
 		pp.Shift = make([]float64, n)
 	}
-	inv := make([]int, n)
-	for i, a := range perm {
-		inv[a] = i
-	}
 	if p.RollOf != nil {
+		inv := make([]int, n)
+		for i, a := range perm {
+			inv[a] = i
+		}
 		pp.RollOf = make([]int, n)
 		for i, a := range perm {
 			pp.RollOf[i] = -1

@@ -113,8 +113,9 @@ func (s *Simulation) rollImpulses(units []contact.Unit, res *signorini.Result) {
 }
 
 // rollWork is the rolling rows' work over the step, P_R (theta U_R,end +
-// (1 - theta) U_R,start), for the velocities v1 at the end: never
-// positive, the rolling law's dissipation.
+// (1 - theta) U_R,start), for the velocities v1 at the end: the rolling
+// law's dissipation, booked with friction's (and, like it, held on the
+// end velocity).
 func (s *Simulation) rollWork(units []contact.Unit, res *signorini.Result, v1 [][]float64, th float64) float64 {
 	w := &s.work
 	n := len(units)
