@@ -45,8 +45,10 @@ type Series struct {
 	Rose     []int // normal directions per bin of 2 pi / roseBins, both ways
 	Contacts int   // force-carrying contacts counted in Hist
 	// Surfaces are the free surface's angle and RMS at each output time
-	// (Options.Surface; NaN where too few bins held a grain).
-	Surfaces [][2]float64
+	// (Options.Surface; NaN where it could not be fitted), SurfaceError
+	// why the first of the window's that could not was not.
+	Surfaces     [][2]float64
+	SurfaceError string
 }
 
 // NewSeries starts a series.
@@ -62,6 +64,9 @@ func (sr *Series) Add(s Sample) {
 		sf, err := FreeSurface(s, sr.Options.Surface[0], sr.Options.Surface[1])
 		if err != nil {
 			sf.Angle, sf.RMS = math.NaN(), math.NaN()
+			if sr.SurfaceError == "" && sr.Options.in(s.T) {
+				sr.SurfaceError = fmt.Sprintf("t = %g s: %v", s.T, err)
+			}
 		}
 		sr.Surfaces = append(sr.Surfaces, [2]float64{sf.Angle, sf.RMS})
 	}
@@ -195,7 +200,11 @@ func (sr *Series) Summary() string {
 		m.Pressure, m.Deviator, m.MeanFn, m.Mobilised, m.Sliding)
 	if sr.Options.surface() {
 		angle, rms := sr.SurfaceMean()
-		line += fmt.Sprintf("; free surface over x %g..%g m at %.3g deg (%.3g m RMS about its line)", sr.Options.Surface[0], sr.Options.Surface[1], angle, rms)
+		if math.IsNaN(angle) {
+			line += fmt.Sprintf("; free surface over x %g..%g m: none in the window (at %s)", sr.Options.Surface[0], sr.Options.Surface[1], sr.SurfaceError)
+		} else {
+			line += fmt.Sprintf("; free surface over x %g..%g m at %.3g deg (%.3g m RMS about its line)", sr.Options.Surface[0], sr.Options.Surface[1], angle, rms)
+		}
 	}
 	return line
 }

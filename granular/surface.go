@@ -25,8 +25,12 @@ type Surface struct {
 	RMS         float64      // m
 }
 
-// minBins is the fewest bins with grains a surface is fitted through.
-const minBins = 3
+// minBins is the fewest bins with grains a surface is fitted through;
+// maxSurfaceBins the most bins a span is cut into (each is a float).
+const (
+	minBins        = 3
+	maxSurfaceBins = 1e6
+)
 
 // FreeSurface fits the free surface of the sample's free grains over [x0,
 // x1] with bins of twice their mean radius (RMS is then about a grain's
@@ -47,10 +51,11 @@ func FreeSurface(s Sample, x0, x1 float64) (Surface, error) {
 		return Surface{}, errors.New("granular: free surface: no free grain")
 	}
 	sf := Surface{X0: x0, X1: x1, Bin: 2 * sum / float64(n)}
-	bins := int(math.Ceil((x1 - x0) / sf.Bin))
-	if bins > 1e6 {
-		return Surface{}, fmt.Errorf("granular: free surface over x %g..%g: %d bins of %g m: give a span of at most 1e6 grains", x0, x1, bins, sf.Bin)
+	nb := math.Ceil((x1 - x0) / sf.Bin) // in floating point: a span of 1e300 m would overflow an int
+	if !(nb <= maxSurfaceBins) {
+		return Surface{}, fmt.Errorf("granular: free surface over x %g..%g: %.3g bins of %.3g m: give a span of at most %g grains", x0, x1, nb, sf.Bin, float64(maxSurfaceBins))
 	}
+	bins := int(nb)
 	top := make([]float64, bins)
 	for k := range top {
 		top[k] = math.Inf(-1)

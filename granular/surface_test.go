@@ -46,6 +46,8 @@ func TestFreeSurface(t *testing.T) {
 	assert.ErrorContains(t, err, "0 bins of 0.01 m with a grain on its flank (of 2 with one), fewer than 3: widen the span over the heap")
 	_, err = FreeSurface(heap(0), 0.2, 0)
 	assert.ErrorContains(t, err, "expected x0 < x1")
+	_, err = FreeSurface(heap(0), -1e300, 1e300) // it panicked: an int of 2e302 bins
+	assert.ErrorContains(t, err, "bins of 0.01 m: give a span of at most 1e+06 grains")
 }
 
 // TestSeriesSurface: a series with a surface span writes its angle and
@@ -74,4 +76,8 @@ func TestSeriesSurface(t *testing.T) {
 	assert.NotContains(t, plain.Summary(), "surface")
 	a, _ := plain.SurfaceMean()
 	assert.True(t, math.IsNaN(a))
+
+	away := NewSeries(Options{Surface: [2]float64{5, 6}}) // no grain there
+	away.Add(s)
+	assert.Contains(t, away.Summary(), "free surface over x 5..6 m: none in the window (at t = 1 s: granular: free surface over x 5..6: 0 bins of 0.01 m with a grain on its flank (of 0 with one), fewer than 3: widen the span over the heap)")
 }

@@ -135,6 +135,8 @@ func TestDynamicFrictionRefused(t *testing.T) {
 		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\ncohesion = 1e300\n", 1), "cohesion = 1e+300: expected a tension in N/m from 0 (no bond) to 1e+12"},
 		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\ncohesion = nan\n", 1), "cohesion = NaN: expected a tension in N/m from 0 (no bond) to 1e+12"},
 		{bounceScene(0.5, false) + "tangential_restitution = 1.5\n", "tangential_restitution = 1.5: expected a coefficient in [0, 1]"},
+		{rigidMinimal + "[output]\ngranular = { surface = [-1e300, 1e300] }\n", "[output]: granular.surface = [-1e+300 1e+300]: expected [x0, x1] in m with x0 < x1, within +-1e+15 m"},
+		{rigidMinimal + "[output]\ngranular = { surface = [0.2, 0.1] }\n", "granular.surface = [0.2 0.1]: expected [x0, x1] in m with x0 < x1"},
 		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\nrolling = -0.001\n", 1), "[[rigid_contacts.rule]] 1: rolling = -0.001: expected a rolling resistance mu_r in m from 0 (none) to 1000"},
 		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\nrolling = nan\n", 1), "rolling = NaN: expected a rolling resistance mu_r in m"},
 		{strings.Replace(rigidMinimal, "mu = 0.3\n", "mu = 0.3\nrolling = 1e300\n", 1), "rolling = 1e+300: expected a rolling resistance mu_r in m"},

@@ -22,6 +22,7 @@ import (
 	"github.com/fecontact/fecontact/examples"
 	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/inputfile"
+	"github.com/fecontact/fecontact/rigid"
 	"github.com/fecontact/fecontact/signorini"
 	"github.com/fecontact/fecontact/timestep"
 )
@@ -471,8 +472,8 @@ func (s *Scene) check() error {
 		if w := g.Window; w != nil && (len(w) != 2 || !finite(w...) || w[0] < 0 || !(w[1] > w[0])) {
 			return bad("[output]", "granular.window", fmt.Sprint(w), "expected [from, to] in s with 0 <= from < to")
 		}
-		if sf := g.Surface; sf != nil && (len(sf) != 2 || !finite(sf...) || !(sf[1] > sf[0])) {
-			return bad("[output]", "granular.surface", fmt.Sprint(sf), "expected [x0, x1] in m with x0 < x1: the span of the free surface to fit")
+		if sf := g.Surface; sf != nil && (len(sf) != 2 || !bounded(sf...) || !(sf[1] > sf[0])) {
+			return bad("[output]", "granular.surface", fmt.Sprint(sf), fmt.Sprintf("expected [x0, x1] in m with x0 < x1, within +-%g m: the span of the free surface to fit", rigid.MaxCoordinate))
 		}
 		if !s.hasRigid() {
 			return bad("[output]", "granular", "{...}", "the scene has no [[rigid]] body, [[grains]], [[wall]] or [[arch]]: the measures are of rigid grains")
