@@ -362,3 +362,36 @@ func TestAssembleOwnKernel(t *testing.T) {
 	assert.ErrorContains(t, err, "mesh rect(T6 1x1 3x2): cell 0")
 	assert.ErrorContains(t, err, "NaN or infinite")
 }
+
+// TestStressesKeepTheirGradients: the recovery with the gradients kept
+// from its first call gives, at every call, the stresses of
+// element.StressAt at each cell's nodes and centroid to the bit, on a
+// distorted mesh of every kind, for displacements that change between
+// the calls.
+func TestStressesKeepTheirGradients(t *testing.T) {
+	for _, k := range mesh.Kinds {
+		t.Run(k.String(), func(t *testing.T) {
+			m, err := mesh.Rectangle([2]float64{}, 2, 1, 3, 2, k)
+			require.NoError(t, err)
+			for i := range m.Nodes { // a smooth distortion keeps every Jacobian positive
+				x := m.Nodes[i]
+				m.Nodes[i] = [2]float64{x[0] + 0.1*x[1]*x[1], x[1] + 0.05*x[0]*x[1]}
+			}
+			s, err := NewSpace(m)
+			require.NoError(t, err)
+			for call := range 3 {
+				u := make([]float64, 2*len(m.Nodes))
+				for i := range u {
+					u[i] = 1e-3 * math.Sin(float64(i*(call+2)))
+				}
+				got, err := s.Stresses(u, steel)
+				require.NoError(t, err)
+				want, err := s.recover(u, func(_, _ int, k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error) {
+					return element.StressAt(k, X, ue, x, steel)
+				})
+				require.NoError(t, err)
+				require.Equal(t, want, got, "call %d", call)
+			}
+		})
+	}
+}

@@ -138,3 +138,22 @@ func BenchmarkMulVec2(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStresses times the stress recovery a run does at every output
+// of an elastic body (its gradients kept from the first call).
+func BenchmarkStresses(b *testing.B) {
+	for _, sz := range benchSizes[:1] {
+		s := benchSpace(b, sz.kind, sz.n)
+		u := make([]float64, 2*len(s.Mesh.Nodes))
+		for i := range u {
+			u[i] = 1e-4 * float64(i%7)
+		}
+		b.Run(name(s, sz.kind), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Stresses(u, steel); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

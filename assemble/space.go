@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/fecontact/fecontact/assemble/cholesky"
 	"github.com/fecontact/fecontact/assemble/csr"
@@ -20,6 +21,10 @@ type Space struct {
 	elems  [4]*element.Element // by mesh.Kind
 	indptr []int
 	ind    []int
+
+	gradsOnce sync.Once // the stresses' gradients, at their first recovery (stress.go)
+	grads     *grads
+	gradsErr  error
 }
 
 // NewSpace checks the mesh (topology and Jacobians), numbers its DOFs with

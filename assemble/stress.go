@@ -15,24 +15,34 @@ type Stresses struct {
 	Cell []element.Stress
 }
 
-// Stresses recovers the stresses of a full displacement vector u.
+// Stresses recovers the stresses of a full displacement vector u. The
+// shape functions' gradients at the cells' nodes and centroids are
+// computed at the first call and kept (grads): they depend on the mesh
+// alone, and recomputing them was two thirds of the recovery, which a run
+// does at every output.
 func (s *Space) Stresses(u []float64, m element.Elastic) (*Stresses, error) {
-	return s.recover(u, func(k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error) {
-		return element.StressAt(k, X, ue, x, m)
+	g, err := s.pointGrads()
+	if err != nil {
+		return nil, err
+	}
+	return s.recover(u, func(c, p int, _ mesh.Kind, _ [][2]float64, ue []float64, _ [2]float64) (element.Stress, error) {
+		return element.StressOf(g.at(c, p, len(s.Mesh.Cells[c].Nodes)), ue, m), nil
 	})
 }
 
 // CauchyStresses recovers the Cauchy (true) stresses of a hyperelastic
 // body at the full displacement u, located by reference position.
 func (s *Space) CauchyStresses(u []float64, m element.Hyperelastic) (*Stresses, error) {
-	return s.recover(u, func(k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error) {
+	return s.recover(u, func(_, _ int, k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error) {
 		return element.CauchyAt(k, X, ue, x, m)
 	})
 }
 
 // recover averages a cell's stress at its nodes over the cells sharing
-// them, and evaluates it at each cell's centroid.
-func (s *Space) recover(u []float64, at func(k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error)) (*Stresses, error) {
+// them, and evaluates it at each cell's centroid: at gives cell c's
+// stress at its point p (its node p, or its centroid, p = its number of
+// nodes), x in the reference cell.
+func (s *Space) recover(u []float64, at func(c, p int, k mesh.Kind, X [][2]float64, ue []float64, x [2]float64) (element.Stress, error)) (*Stresses, error) {
 	msh := s.Mesh
 	out := &Stresses{Node: make([]element.Stress, len(msh.Nodes)), Cell: make([]element.Stress, len(msh.Cells))}
 	count := make([]int, len(msh.Nodes))
@@ -45,7 +55,7 @@ func (s *Space) recover(u []float64, at func(k mesh.Kind, X [][2]float64, ue []f
 		}
 		ref := element.RefNodes(cell.Kind)
 		for a, n := range cell.Nodes {
-			st, err := at(cell.Kind, X, ue[:], ref[a])
+			st, err := at(c, a, cell.Kind, X, ue[:], ref[a])
 			if err != nil {
 				return nil, fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
 			}
@@ -53,7 +63,7 @@ func (s *Space) recover(u []float64, at func(k mesh.Kind, X [][2]float64, ue []f
 			sum.XX, sum.YY, sum.XY, sum.ZZ = sum.XX+st.XX, sum.YY+st.YY, sum.XY+st.XY, sum.ZZ+st.ZZ
 			count[n]++
 		}
-		st, err := at(cell.Kind, X, ue[:], centroid(cell.Kind))
+		st, err := at(c, len(cell.Nodes), cell.Kind, X, ue[:], centroid(cell.Kind))
 		if err != nil {
 			return nil, fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
 		}
@@ -73,4 +83,49 @@ func centroid(k mesh.Kind) [2]float64 {
 		return [2]float64{1.0 / 3, 1.0 / 3}
 	}
 	return [2]float64{}
+}
+
+// grads are the shape functions' gradients at every cell's points, its
+// nodes then its centroid: a gradient per node of the cell at each.
+type grads struct {
+	from []int        // where each cell's gradients start in g
+	g    [][2]float64 // cell c's at its point p: n from from[c]+p*n, n its nodes
+}
+
+// at is the gradients of cell c of n nodes at its point p.
+func (g *grads) at(c, p, n int) [][2]float64 {
+	start := g.from[c] + p*n
+	return g.g[start : start+n : start+n]
+}
+
+// pointGrads computes the gradients once (an error, a degenerate cell, is
+// kept and returned every call, as recomputing them would).
+func (s *Space) pointGrads() (*grads, error) {
+	s.gradsOnce.Do(func() {
+		msh := s.Mesh
+		g := &grads{from: make([]int, len(msh.Cells)+1)}
+		for c, cell := range msh.Cells {
+			n := len(cell.Nodes)
+			g.from[c+1] = g.from[c] + n*(n+1)
+		}
+		g.g = make([][2]float64, g.from[len(msh.Cells)])
+		var X [][2]float64
+		for c, cell := range msh.Cells {
+			X = msh.CellNodes(X, c)
+			n := len(cell.Nodes)
+			ref := element.RefNodes(cell.Kind)
+			for p := range n + 1 {
+				x := centroid(cell.Kind)
+				if p < n {
+					x = ref[p]
+				}
+				if err := element.GradsAt(cell.Kind, X, x, g.at(c, p, n)); err != nil {
+					s.gradsErr = fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
+					return
+				}
+			}
+		}
+		s.grads = g
+	})
+	return s.grads, s.gradsErr
 }

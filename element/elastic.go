@@ -244,10 +244,10 @@ func (s Stress) VonMises() float64 {
 	return math.Sqrt((a*a+b*b+c*c)/2 + 3*s.XY*s.XY)
 }
 
-// gradsAt sets g to the physical shape gradients at reference point x of
+// GradsAt sets g to the physical shape gradients at reference point x of
 // a cell of kind k with node coordinates X; an inverted or degenerate map
 // there is an error naming the point.
-func gradsAt(k mesh.Kind, X [][2]float64, x [2]float64, g [][2]float64) error {
+func GradsAt(k mesh.Kind, X [][2]float64, x [2]float64, g [][2]float64) error {
 	var dN [8][2]float64
 	var N [8]float64
 	n := len(g)
@@ -261,11 +261,18 @@ func gradsAt(k mesh.Kind, X [][2]float64, x [2]float64, g [][2]float64) error {
 func StressAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Elastic) (Stress, error) {
 	var g [8][2]float64
 	n := k.NumNodes()
-	if err := gradsAt(k, X, x, g[:n]); err != nil {
+	if err := GradsAt(k, X, x, g[:n]); err != nil {
 		return Stress{}, err
 	}
+	return StressOf(g[:n], u, m), nil
+}
+
+// StressOf returns the stress of nodal displacements u (node-major) from
+// the shape functions' gradients g at a point (GradsAt's): StressAt with
+// the gradients computed once for a cell's every output.
+func StressOf(g [][2]float64, u []float64, m Elastic) Stress {
 	var exx, eyy, gxy float64
-	for a := 0; a < n; a++ {
+	for a := range g {
 		exx += g[a][0] * u[2*a]
 		eyy += g[a][1] * u[2*a+1]
 		gxy += g[a][1]*u[2*a] + g[a][0]*u[2*a+1]
@@ -279,5 +286,5 @@ func StressAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Elastic)
 	if !m.PlaneStress {
 		s.ZZ = m.Nu * (s.XX + s.YY)
 	}
-	return s, nil
+	return s
 }

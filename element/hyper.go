@@ -225,7 +225,7 @@ func addTangent(ke []float64, nd int, g [][2]float64, F [2][2]float64, r Respons
 func CauchyAt(k mesh.Kind, X [][2]float64, u []float64, x [2]float64, m Hyperelastic) (Stress, error) {
 	var g [8][2]float64
 	n := k.NumNodes()
-	if err := gradsAt(k, X, x, g[:n]); err != nil {
+	if err := GradsAt(k, X, x, g[:n]); err != nil {
 		return Stress{}, err
 	}
 	F := deformation(g[:n], u)

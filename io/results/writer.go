@@ -44,6 +44,7 @@ type Writer struct {
 	chains   vtk.Collection
 	listedAt time.Time // when the .pvd collections were last written (writeLists)
 	warnings []string  // the pictures Close could not draw
+	pieces   pieces    // the last output step's pieces, written beside the steps
 }
 
 // listEvery is how often the .pvd collections are written while a run
@@ -246,6 +247,9 @@ func (o *Writer) KeepPoint() {
 // series (bodies, contacts, rigid bodies, masses, obstacles), each .pvd
 // rewritten to list it.
 func (o *Writer) WriteFields() error {
+	if err := o.pieces.wait(); err != nil {
+		return err
+	}
 	sim := o.sim
 	grains, err := o.writeKinds(sim.Time())
 	if err != nil {
@@ -263,6 +267,7 @@ func (o *Writer) WriteFields() error {
 	if err := o.writeGranular(sim.Time(), grains, contactGrid); err != nil {
 		return err
 	}
+	o.pieces.start()
 	o.count++
 	if time.Since(o.listedAt) < listEvery {
 		return nil
@@ -270,8 +275,12 @@ func (o *Writer) WriteFields() error {
 	return o.writeLists()
 }
 
-// writeLists writes every .pvd collection that lists a piece.
+// writeLists writes every .pvd collection that lists a piece, once the
+// pieces they list are written.
 func (o *Writer) writeLists() error {
+	if err := o.pieces.wait(); err != nil {
+		return err
+	}
 	o.listedAt = time.Now()
 	for _, name := range o.listNames() {
 		if c := o.lists()[name]; len(c.Entries()) > 0 {
@@ -303,20 +312,21 @@ func (o *Writer) writeGranular(t float64, rigid, contacts *vtk.Grid) error {
 // and rewrites its NAME.pvd to list it.
 func (o *Writer) writeSeries(name string, list *vtk.Collection, t float64, g *vtk.Grid) error {
 	file := fmt.Sprintf("%s_%05d.vtu", name, o.count)
-	if err := writeVTU(o.files, file, g, o.enc); err != nil {
+	if err := o.writeVTU(file, g); err != nil {
 		return err
 	}
 	list.Add(t, 0, file)
 	return nil
 }
 
-// writeVTU lists a piece in the folder and writes it.
-func writeVTU(files *outdir.Folder, name string, g *vtk.Grid, enc vtk.Encoding) error {
-	path, err := files.Path(name)
+// writeVTU lists a piece in the folder and queues it (pieces).
+func (o *Writer) writeVTU(name string, g *vtk.Grid) error {
+	path, err := o.files.Path(name)
 	if err != nil {
 		return err
 	}
-	return vtk.WriteVTU(path, g, enc)
+	o.pieces.add(path, g, o.enc)
+	return nil
 }
 
 // writePVD lists a collection's file in the folder and writes it.
@@ -419,7 +429,7 @@ func rolls(sim *timestep.Simulation) bool {
 // run is not.
 func (o *Writer) Abandon(err error) error {
 	o.hist.abandon()
-	if lerr := o.writeLists(); lerr != nil {
+	if lerr := o.writeLists(); lerr != nil && !errors.Is(err, lerr) {
 		err = fmt.Errorf("%w (and writing the .pvd collections: %v)", err, lerr)
 	}
 	return fmt.Errorf("%w (the pieces in %s stop before this step; the history is history.csv.partial)", err, o.files.Dir())
@@ -428,6 +438,9 @@ func (o *Writer) Abandon(err error) error {
 // Close completes the run's files: history.csv under its final name, the
 // ParaView script (ParaViewScript), the pictures.
 func (o *Writer) Close() error {
+	if err := o.pieces.wait(); err != nil {
+		return o.Abandon(err)
+	}
 	if err := o.hist.close(); err != nil {
 		return err
 	}
@@ -612,7 +625,7 @@ func (o *Writer) writeKind(s kind.Series, list *vtk.Collection, t float64) error
 	}
 	for i, p := range s.Parts {
 		file := fmt.Sprintf("%s_%s_%05d.vtu", s.Name, p.Name, o.count)
-		if err := writeVTU(o.files, file, p.Grid, o.enc); err != nil {
+		if err := o.writeVTU(file, p.Grid); err != nil {
 			return err
 		}
 		list.Add(t, i, file)
