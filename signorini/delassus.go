@@ -155,6 +155,26 @@ func (w *BlockSparse) Block(a, b int) *[4]float64 {
 	return nil
 }
 
+// RowBlocks sets dst[i] to Block(b, cols[i]) for the ascending columns
+// cols, in one pass along row b rather than a search each (a quarter of
+// a granular W's fill).
+func (w *BlockSparse) RowBlocks(b int, cols []int, dst []*[4]float64) {
+	k, end := w.Ptr[b], w.Ptr[b+1]
+	for i, a := range cols {
+		if a == b {
+			dst[i] = &w.diag[b]
+			continue
+		}
+		for k < end && w.Col[k] < a {
+			k++
+		}
+		dst[i] = nil
+		if k < end && w.Col[k] == a {
+			dst[i] = &w.Blocks[k]
+		}
+	}
+}
+
 // Contacts is n.
 func (w *BlockSparse) Contacts() int { return w.N }
 

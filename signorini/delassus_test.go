@@ -48,3 +48,24 @@ func TestSetPattern(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want, tc.name)
 	}
 }
+
+// TestRowBlocks: a row's blocks found in one pass are Block's, for
+// columns that include the diagonal, skip stored ones and name one the
+// pattern lacks (nil).
+func TestRowBlocks(t *testing.T) {
+	var w signorini.BlockSparse
+	require.NoError(t, w.SetPattern([]int{0, 3, 4, 6, 6}, []int{1, 2, 3, 0, 0, 1}))
+	for _, tc := range []struct {
+		row  int
+		cols []int
+	}{
+		{0, []int{0, 1, 2, 3}}, {0, []int{1, 3}}, {0, []int{0, 3}}, {1, []int{0, 1, 2}},
+		{2, []int{0, 1, 2, 3}}, {3, []int{3}}, {3, []int{0, 3}}, {0, nil},
+	} {
+		got := make([]*[4]float64, len(tc.cols))
+		w.RowBlocks(tc.row, tc.cols, got)
+		for i, c := range tc.cols {
+			assert.Same(t, w.Block(tc.row, c), got[i], "row %d, column %d", tc.row, c)
+		}
+	}
+}

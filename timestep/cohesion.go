@@ -38,14 +38,14 @@ func (s *Simulation) bond(k *step) {
 	for a := range k.units {
 		u := &k.units[a]
 		if l := s.lawOf(a); l.Cohesion > 0 && u.Gap <= l.Bond {
-			s.bonded[s.idOf(a, u.Key)] = true
+			s.bonded[s.idOf(a)] = true
 		}
 	}
 }
 
 // holds tells whether unit a is bonded.
-func (s *Simulation) holds(a int, u *contact.Unit) bool {
-	return len(s.bonded) > 0 && s.bonded[s.idOf(a, u.Key)]
+func (s *Simulation) holds(a int) bool {
+	return len(s.bonded) > 0 && s.bonded[s.idOf(a)]
 }
 
 // bondShift is the shift of a bonded unit's law, U_N,end + s >= 0, that
@@ -64,8 +64,7 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 	x := w.cohx
 	any := false
 	for a := range units {
-		u := &units[a]
-		if s.bonded[s.idOf(a, u.Key)] {
+		if s.bonded[s.idOf(a)] {
 			w.coh[a] = h * s.lawOf(a).Cohesion
 			x[2*a], any = w.coh[a], true
 		}
@@ -86,13 +85,13 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 // tension reached their strength (r'_N = 0), or they slid beyond
 // round-off, tol (slipTol's; LMGC90's MOHR_DS_CLB: a joint that slips has
 // cracked).
-func (s *Simulation) uncohere(units []contact.Unit, res *signorini.Result, tol float64) {
+func (s *Simulation) uncohere(res *signorini.Result, tol float64) {
 	for a, c := range s.work.coh {
 		if c == 0 {
 			continue
 		}
 		if res.R[2*a] <= 1e-9*c || slides(res.Status[a], res.U[2*a+1], tol) {
-			delete(s.bonded, s.idOf(a, units[a].Key))
+			delete(s.bonded, s.idOf(a))
 		}
 		res.R[2*a] -= c
 	}

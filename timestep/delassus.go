@@ -199,9 +199,7 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 		blocks := d.blocks
 		for _, b := range touching {
 			if sparse != nil {
-				for i, a := range touching {
-					blocks[i] = sparse.Block(b, a)
-				}
+				sparse.RowBlocks(b, touching, blocks)
 			}
 			for _, e := range units[b].Entries {
 				if e.Body != body {

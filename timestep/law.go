@@ -28,12 +28,13 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	w.q, w.mu, w.shift = reuse.Zeroed(w.q, 2*n), reuse.Zeroed(w.mu, n), reuse.Zeroed(w.shift, n)
 	w.u0, w.rigid1, w.active, w.push = reuse.Zeroed(w.u0, n), reuse.Zeroed(w.rigid1, n), reuse.Zeroed(w.active, n), reuse.Zeroed(w.push, n)
 	w.arrive, w.soon, w.corr, w.acc, w.accBody = reuse.Zeroed(w.arrive, n), reuse.Zeroed(w.soon, n), reuse.Zeroed(w.corr, n), reuse.Zeroed(w.acc, n), reuse.Zeroed(w.accBody, n)
-	w.uf = reuse.Zeroed(w.uf, n)
+	w.uf, w.last = reuse.Zeroed(w.uf, n), reuse.Zeroed(w.last, n)
 	w.prob = signorini.Problem{Q: w.q, Mu: w.mu, Shift: w.shift}
 	p, u0, rigid1, active, push = &w.prob, w.u0, w.rigid1, w.active, w.push
 	for a := range units {
 		u := &units[a]
 		ul := s.lawOf(a)
+		w.last[a] = s.warm[s.idOf(a)]
 		rigid1[a] = u.Rigid
 		if ul.Motion != nil {
 			rigid1[a] = u.RigidEnd(ul.Motion.Velocity(t + h))
@@ -42,14 +43,14 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 		uf[0] += rigid1[a][0] - u.Rigid[0]
 		uf[1] += rigid1[a][1] - u.Rigid[1]
 		u0[a] = u.Velocity(v0)
-		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], s.mu(a, u)
+		p.Q[2*a], p.Q[2*a+1], p.Mu[a] = uf[0], uf[1], frictionOf(u, w.last[a].slid)
 		w.uf[a] = uf[0]
 		g := u.Gap
 		if pred != nil {
 			up := u.Velocity(pred)
 			g -= h * (th*(up[0]+rigid1[a][0]-u.Rigid[0]) + (1-th)*u0[a][0])
 		}
-		if s.holds(a, u) {
+		if s.holds(a) {
 			active[a], p.Shift[a] = true, bondShift(u0[a][0], th)
 			continue
 		}
@@ -99,14 +100,17 @@ func closes(g, u0, uf, h float64) bool { return g+h*(u0+uf)/2 <= 0 }
 // detected (lawsOf).
 func (s *Simulation) lawOf(a int) kind.Law { return s.work.laws[a] }
 
-// lawsOf reads the laws of the step's units from their sources: once each
-// time they are detected, at the step's start and about its predicted end.
+// lawsOf reads the laws and identities of the step's units from their
+// sources: once each time they are detected, at the step's start and
+// about its predicted end.
 func (s *Simulation) lawsOf(k *step) {
 	w := &s.work
-	w.laws = reuse.Zeroed(w.laws, len(k.units))
+	w.laws, w.ids = reuse.Zeroed(w.laws, len(k.units)), reuse.Zeroed(w.ids, len(k.units))
 	for j, src := range s.sources {
 		for a := k.from[j]; a < k.from[j+1]; a++ {
 			w.laws[a] = src.Law(&k.units[a])
+			w.ids[a] = src.ID(k.units[a].Key)
+			w.ids[a].Source = j
 		}
 	}
 }
@@ -204,7 +208,13 @@ func slack(g, slop float64) float64 {
 // one where the unit has one and slid in the last solve, the static one
 // (Mu) where it stuck, was open or is new.
 func (s *Simulation) mu(a int, u *contact.Unit) float64 {
-	if u.MuDynamic != u.Mu && s.warm[s.idOf(a, u.Key)].slid {
+	return frictionOf(u, u.MuDynamic != u.Mu && s.warm[s.idOf(a)].slid)
+}
+
+// frictionOf is the friction coefficient of a unit that slid, or not, in
+// its last solve (mu's; the problem has its last solve at hand).
+func frictionOf(u *contact.Unit, slid bool) float64 {
+	if slid {
 		return u.MuDynamic
 	}
 	return u.Mu

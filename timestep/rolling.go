@@ -131,7 +131,7 @@ func (s *Simulation) rollWork(units []contact.Unit, res *signorini.Result, v1 []
 func (s *Simulation) rollWarm(units []contact.Unit, warm []float64) {
 	n := len(units)
 	for k, a := range s.work.rolls {
-		warm[2*(n+k)] = s.warm[s.idOf(a, units[a].Key)].roll
+		warm[2*(n+k)] = s.work.last[a].roll
 	}
 }
 
@@ -140,7 +140,7 @@ func (s *Simulation) rollWarm(units []contact.Unit, warm []float64) {
 func (s *Simulation) rollKeep(units []contact.Unit, res *signorini.Result) {
 	n := len(units)
 	for k, a := range s.work.rolls {
-		id := s.idOf(a, units[a].Key)
+		id := s.idOf(a)
 		w := s.warm[id]
 		w.roll = res.R[2*(n+k)]
 		s.warm[id] = w

@@ -27,8 +27,8 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	s.work.warm = reuse.Zeroed(s.work.warm, len(p.Q))
 	opt.Warm = s.work.warm
 	opt.Reuse = &s.work.res
-	for a, u := range units {
-		w := s.warm[s.idOf(a, u.Key)]
+	for a := range units {
+		w := s.work.last[a]
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0]+s.work.coh[a], w.p[1] // r' of a bond (cohesion.go)
 	}
 	s.rollWarm(units, opt.Warm)
@@ -64,12 +64,12 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
 	certify(p, res, stats)
 	tol := slipTol(p, res.U, s.work.uf)
-	s.uncohere(units, res, tol)
+	s.uncohere(res, tol)
 	clear(s.warm)
-	for a, u := range units {
+	for a := range units {
 		ut := res.U[2*a+1]
 		slid := slides(res.Status[a], ut, tol)
-		s.warm[s.idOf(a, u.Key)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0}
+		s.warm[s.idOf(a)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0}
 	}
 	s.rollKeep(units, res)
 	return res, nil
@@ -120,7 +120,7 @@ func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit,
 			continue
 		}
 		ut := res.U[2*a+1]
-		if math.Abs(ut) > tol && (ut > 0) != s.warm[s.idOf(a, u.Key)].forward {
+		if math.Abs(ut) > tol && (ut > 0) != s.work.last[a].forward {
 			p.Mu[a] = u.Mu
 			changed++
 		}
@@ -147,7 +147,7 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
 			Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
 		if len(s.bonded) > 0 {
-			cs.Bonded = s.bonded[s.idOf(a, u.Key)]
+			cs.Bonded = s.bonded[s.idOf(a)]
 		}
 		if res != nil && active[a] {
 			P := [2]float64{res.R[2*a], res.R[2*a+1]}

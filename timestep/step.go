@@ -218,13 +218,8 @@ func (s *Simulation) sourceIndex(a int) int {
 }
 
 // idOf is unit a's identity across steps: its source's and the source's
-// place.
-func (s *Simulation) idOf(a int, k contact.Key) kind.ID {
-	j := s.sourceIndex(a)
-	id := s.sources[j].ID(k)
-	id.Source = j
-	return id
-}
+// place (lawsOf).
+func (s *Simulation) idOf(a int) kind.ID { return s.work.ids[a] }
 
 // pose builds the contact problem of the step's units.
 func (s *Simulation) pose(k *step) error {
