@@ -24,6 +24,7 @@ type detectWork struct {
 	binned  []int
 	pairs   [][2]int
 	keys    []uint64 // pairs packed for sorting
+	near    nearPairs
 	touches []touch
 	entries []contact.Entry
 }
@@ -41,7 +42,7 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 		return nil, err
 	}
 	s.place()
-	w.pairs = s.broad(w.pairs[:0])
+	w.pairs = s.candidates(w.pairs[:0])
 	w.touches = w.touches[:0]
 	for _, pr := range w.pairs {
 		w.touches = s.narrow(w.touches, pr[0], pr[1])
@@ -220,12 +221,12 @@ func (s *System) placeItem(k int) {
 }
 
 // broad appends the pairs of items (i < j by body, an item of the lower
-// body first, without repeats) whose boxes overlap and that a rule lets
+// body first, without repeats) whose boxes (boxLo, boxHi) overlap and that a rule lets
 // touch, sorted. Items whose box is larger than four times the median
 // are tested against every item; the others are binned in a grid of cells
 // as large as the largest of them, where a pair's items lie in
 // neighbouring cells: linear in the number of bodies.
-func (s *System) broad(out [][2]int) [][2]int {
+func (s *System) broad(out [][2]int, boxLo, boxHi [][2]float64) [][2]int {
 	w := &s.det
 	n := len(w.items)
 	if n < 2 {
@@ -233,7 +234,7 @@ func (s *System) broad(out [][2]int) [][2]int {
 	}
 	size := make([]float64, n)
 	for i := range size {
-		size[i] = max(w.hi[i][0]-w.lo[i][0], w.hi[i][1]-w.lo[i][1])
+		size[i] = max(boxHi[i][0]-boxLo[i][0], boxHi[i][1]-boxLo[i][1])
 	}
 	sorted := slices.Clone(size)
 	slices.Sort(sorted)
@@ -248,12 +249,12 @@ func (s *System) broad(out [][2]int) [][2]int {
 		}
 		cell = max(cell, sz)
 		for c := range 2 {
-			lo[c], hi[c] = min(lo[c], w.lo[i][c]), max(hi[c], w.lo[i][c])
+			lo[c], hi[c] = min(lo[c], boxLo[i][c]), max(hi[c], boxLo[i][c])
 		}
 	}
 	add := func(i, j int) {
 		a, b := w.items[i], w.items[j]
-		if a.body == b.body || (a.shift != 0 && b.shift != 0) || !overlap(w.lo[i], w.hi[i], w.lo[j], w.hi[j]) {
+		if a.body == b.body || (a.shift != 0 && b.shift != 0) || !overlap(boxLo[i], boxHi[i], boxLo[j], boxHi[j]) {
 			return
 		}
 		if a.body > b.body || (a.body == b.body && i > j) {
@@ -271,7 +272,7 @@ func (s *System) broad(out [][2]int) [][2]int {
 		}
 	}
 	if cell > 0 {
-		s.grid(size, limit, cell, lo, hi, add)
+		s.grid(size, boxLo, limit, cell, lo, hi, add)
 	}
 	return s.canonical(out)
 }
@@ -319,9 +320,9 @@ func sortPairs(pairs [][2]int, keys []uint64) []uint64 {
 	return keys
 }
 
-// grid bins the small bodies by the lower corner of their box and pairs
-// each with those of the nine cells around it.
-func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, add func(i, j int)) {
+// grid bins the small bodies by the lower corner of their box (boxLo)
+// and pairs each with those of the nine cells around it.
+func (s *System) grid(size []float64, boxLo [][2]float64, limit, cell float64, lo, hi [2]float64, add func(i, j int)) {
 	w := &s.det
 	n := len(size)
 	// Counted in floating point: bodies 1e18 m apart would overflow an
@@ -331,7 +332,7 @@ func (s *System) grid(size []float64, limit, cell float64, lo, hi [2]float64, ad
 	}
 	nx, ny := int((hi[0]-lo[0])/cell)+1, int((hi[1]-lo[1])/cell)+1
 	at := func(i int) (int, int) {
-		return int((w.lo[i][0] - lo[0]) / cell), int((w.lo[i][1] - lo[1]) / cell)
+		return int((boxLo[i][0] - lo[0]) / cell), int((boxLo[i][1] - lo[1]) / cell)
 	}
 	w.cell, w.start = reuse.Zeroed(w.cell, n), reuse.Zeroed(w.start, nx*ny+1)
 	for i := range n {

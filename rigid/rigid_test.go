@@ -1,10 +1,12 @@
 package rigid
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/contact"
@@ -184,7 +186,7 @@ func TestBroadPhase(t *testing.T) {
 	s, err := NewSystem(bodies, []Rule{{}}, 0)
 	require.NoError(t, err)
 	s.place()
-	got := s.broad(nil)
+	got := s.broad(nil, s.det.lo, s.det.hi)
 	var want [][2]int
 	for i := range bodies {
 		for j := i + 1; j < len(bodies); j++ {
@@ -267,4 +269,64 @@ func TestRandomPolygon(t *testing.T) {
 	}
 	_, err := RandomPolygon(rng, 2, 4, 1, 2)
 	require.ErrorContains(t, err, "expected 3 <= min <= max sides")
+}
+
+// TestNearPairsKeepTheBroadPhase: the pairs kept across steps
+// (nearPairs) give, at every step, the pairs a fresh broad phase finds,
+// in its order, while disks and polygons drift and turn by less than the
+// margin most steps and more on some, one jumps across the box, one
+// becomes driven, and with a period (images): and they are found again
+// only when a body has moved by the margin.
+func TestNearPairsKeepTheBroadPhase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var bodies []*Body
+	for k := range 300 {
+		var shape Shape = Disk{R: 0.05 + 0.05*rng.Float64()}
+		if k%4 == 0 {
+			shape, _ = Rectangle(0.1+0.1*rng.Float64(), 0.05+0.1*rng.Float64())
+		}
+		b, err := NewBody(fmt.Sprint("b", k), shape, [2]float64{4 * rng.Float64(), 4 * rng.Float64()}, 1)
+		require.NoError(t, err)
+		bodies = append(bodies, b)
+	}
+	bodies[11].Q = [3]float64{2, 0.06, 0} // a disk on the floor, driven at step 160
+	floor, _ := Rectangle(5, 0.2)
+	fb, _ := NewBody("floor", floor, [2]float64{2, -0.1}, 0)
+	fb.Motion = contact.Fixed{}
+	bodies = append(bodies, fb)
+	s, err := NewSystem(bodies, []Rule{{}}, 0.01)
+	require.NoError(t, err)
+	renewals := 0
+	for step := range 200 {
+		switch step {
+		case 120:
+			bodies[7].Q[0], bodies[7].Q[1] = 3.9-bodies[7].Q[0], 3.9-bodies[7].Q[1]
+		case 160:
+			bodies[11].Motion = contact.Fixed{}
+		case 170:
+			require.NoError(t, s.SetPeriod(-0.5, 4.5))
+		}
+		// Most steps move by a fraction of the margin; every 25th by the
+		// alert distances along x, then along y, then turning.
+		d := [3]float64{0.001 * s.alert, 0.001 * s.alert, 0.001 * s.alert}
+		if step%25 == 0 {
+			d[step/25%3] = 4 * s.alert
+		}
+		for _, b := range bodies[:300] {
+			for c := range 3 {
+				b.Q[c] += d[c] * (rng.Float64() - 0.5)
+			}
+		}
+		s.place()
+		before := len(s.det.near.lo) > 0 && s.nearHolds()
+		got := s.candidates(nil)
+		if !before {
+			renewals++
+		}
+		want := s.broad(nil, s.det.lo, s.det.hi)
+		require.NotEmpty(t, want)
+		require.Equal(t, want, got, "step %d", step)
+	}
+	assert.Less(t, renewals, 60, "the pairs are found again only when a body moved by the margin")
+	assert.Greater(t, renewals, 8)
 }
