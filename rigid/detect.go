@@ -26,6 +26,7 @@ type detectWork struct {
 	keys    []uint64 // pairs packed for sorting
 	near    nearPairs
 	touches []touch
+	units   []contact.Unit
 	entries []contact.Entry
 }
 
@@ -34,8 +35,9 @@ type detectWork struct {
 // i (its index in a simulation's velocity vectors), in the order of
 // (candidate, antagonist, feature); a driven body is never the candidate.
 // A pair of bodies deeper into each other than the alert distance is an
-// error naming them. The units' entries live in storage that the next
-// Detect reuses.
+// error naming them. The units and their entries live in storage that the
+// next Detect reuses (a fresh slice of a deposit's 2 000 units, cleared
+// and collected every step, was 5 % of its step).
 func (s *System) Detect(base int) ([]contact.Unit, error) {
 	w := &s.det
 	if err := s.CheckState(); err != nil {
@@ -62,11 +64,11 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb))
 	})
 	w.entries = slices.Grow(w.entries[:0], 6*len(w.touches))[:0]
-	units := make([]contact.Unit, 0, len(w.touches))
+	w.units = w.units[:0]
 	for _, t := range w.touches {
-		units = append(units, s.unit(t, base))
+		w.units = append(w.units, s.unit(t, base))
 	}
-	return units, nil
+	return w.units, nil
 }
 
 // MaxCoordinate bounds a rigid body's position and velocity (m, m/s, rad,

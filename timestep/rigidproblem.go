@@ -12,7 +12,7 @@ import (
 // its solutions in which no body moves are h times the contact forces that
 // hold them in equilibrium: "calculating the values of contact forces in
 // such an equilibrium configuration is the matter of a single step of the
-// CD algorithm" ([M04] section 3.1). The units' entries live until the
+// CD algorithm" ([M04] section 3.1). The units and their entries live until the
 // system's next detection.
 func RigidProblem(sys *rigid.System, h float64) (*signorini.Problem, []contact.Unit, error) {
 	units, err := sys.Detect(0)

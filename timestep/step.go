@@ -105,19 +105,13 @@ func (s *Simulation) place(k *step) error {
 
 // detect finds the units of every source.
 func (s *Simulation) detect(k *step) error {
-	k.from = append(s.work.from[:0], 0)
-	for j, src := range s.sources {
+	k.from, k.units = append(s.work.from[:0], 0), nil
+	for _, src := range s.sources {
 		units, minGap, err := src.Detect(k.cfg)
 		if err != nil {
 			return fmt.Errorf("step %d (t = %g): %w", k.stats.Step, k.t, err)
 		}
-		// The first source's storage (the Detector's, kept until its
-		// next detection but one) holds them all, as it has room.
-		if j == 0 {
-			k.units = units
-		} else {
-			k.units = append(k.units, units...)
-		}
+		k.units = gather(k.units, units)
 		k.from = append(k.from, len(k.units))
 		k.stats.MinGap = min(k.stats.MinGap, minGap)
 	}
@@ -191,17 +185,27 @@ func (s *Simulation) atEnd(k *step) (units []contact.Unit, from []int, deep bool
 		if err != nil {
 			return nil, nil, false, err
 		}
-		if j == 0 {
-			units = u
-		} else {
-			units = append(units, u...)
-		}
+		units = gather(units, u)
 		from, deep = append(from, len(units)), deep || d
 	}
 	// The ranges the step goes on with are the start's storage from now
 	// on, and the old start's the next correction's.
 	s.work.from, s.work.endFrom = from, s.work.from
 	return units, from, deep, nil
+}
+
+// gather appends a source's units to those of the sources before it. The
+// first source with units lends its storage (a detector's, which it keeps
+// until its next detection): a step of one kind's units copies none (a
+// fresh slice for a deposit's 2 000 units, and one more about the
+// predicted end, was a tenth of its step with their collection). The
+// loan is capped, so that the next source's units go to a slice of the
+// step's own and never into the lender's storage.
+func gather(all, units []contact.Unit) []contact.Unit {
+	if len(all) == 0 {
+		return units[:len(units):len(units)]
+	}
+	return append(all, units...)
 }
 
 // sourceOf is the source of unit a of the step.
