@@ -11,7 +11,10 @@ import "github.com/fecontact/fecontact/io/vtk"
 type Drawn interface {
 	// Series are the family's ParaView series at the state now, in the
 	// order they are written; a nil Grid (and no Parts) writes no piece
-	// this time. The series' names and styles are fixed for the run.
+	// this time. The series' names and styles are fixed for the run. The
+	// grids are read while the steps go on (they are written beside
+	// them): they must not share storage the steps change, only storage
+	// the family reuses at its next Series call.
 	Series() ([]Series, error)
 	// Shapes are what a picture draws of the family now.
 	Shapes(dst []Shape) []Shape

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -30,6 +32,10 @@ type benchRow struct {
 	Units, Sweeps float64 // per step with contact
 	Depth         float64 // m: the deepest node inside the other body over the run (StepStats.Deepest)
 	PeakKB        int
+	// Run is the same steps on the path users run (run.Scene with the
+	// scene's outputs, into a folder removed afterwards): its summary's
+	// elapsed time, the steps and every output, the pictures included.
+	Run float64 // s
 }
 
 func benchCmd(args []string, stdout io.Writer) error {
@@ -43,7 +49,9 @@ func benchCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "usage: fecontact bench [--refine 1,2,4,8,16] [--kind Q4] [--steps N] [NAME]\n\n"+
 			"Runs a built-in example (default colliding-blocks) at each refinement, each in a\n"+
 			"process of its own so that its peak memory is its own, without writing files,\n"+
-			"and prints the performance table of docs/performance.md.\n")
+			"then again as fecontact run does, with the scene's outputs into a temporary\n"+
+			"folder (the run's cost beside the bare step's), and prints the performance\n"+
+			"table of docs/performance.md.\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -82,8 +90,8 @@ func benchCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s, GOMAXPROCS %d\n\n", name, runtime.GOMAXPROCS(0))
-	fmt.Fprintln(stdout, "| refine | DOFs | setup + factorisation | steps | per step | step / one solve | solve bandwidth | contact units, sweeps | deepest node inside | peak memory |")
-	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(stdout, "| refine | DOFs | setup + factorisation | steps | per step | step / one solve | solve bandwidth | contact units, sweeps | deepest node inside | peak memory | per step with outputs |")
+	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rs {
 		cmd := exec.Command(exe, "bench", "--row", "--refine", strconv.Itoa(r), "--kind", *kind, "--steps", strconv.Itoa(*steps), name)
 		// The row's progress goes to stderr as it comes: the table on
@@ -106,8 +114,10 @@ func benchCmd(args []string, stdout io.Writer) error {
 // markdown is the row as docs/performance.md's table prints it.
 func (b benchRow) markdown() string {
 	per := b.Stepping / float64(b.Steps)
-	return fmt.Sprintf("| %d | %d | %.2f s | %.2f s | %.3g ms | %.2f | %.1f GB/s | %.1f, %.1f | %.3g um | %d MB |",
-		b.Refine, b.DOFs, b.Setup, b.Stepping, 1e3*per, per/b.Solve, 2*b.FactorBytes/b.Solve/1e9, b.Units, b.Sweeps, 1e6*b.Depth, b.PeakKB/1024)
+	run := b.Run / float64(b.Steps)
+	return fmt.Sprintf("| %d | %d | %.2f s | %.2f s | %.3g ms | %.2f | %.1f GB/s | %.1f, %.1f | %.3g um | %d MB | %.3g ms (%.2f x) |",
+		b.Refine, b.DOFs, b.Setup, b.Stepping, 1e3*per, per/b.Solve, 2*b.FactorBytes/b.Solve/1e9, b.Units, b.Sweeps, 1e6*b.Depth, b.PeakKB/1024,
+		1e3*run, run/per)
 }
 
 // benchOne runs one refinement of an example without output files, its
@@ -153,5 +163,33 @@ func benchOne(name string, refine int, kind string, steps int, w io.Writer) (ben
 	}
 	b.Depth = sum.Deepest.Deepest.Depth
 	b.PeakKB, _ = strconv.Atoi(strings.TrimSuffix(run.PeakMemory(), " kB"))
+	if b.Run, err = benchRun(sc, scene.Variant{Refine: refine, Kind: kind}, b.Steps); err != nil {
+		return benchRow{}, err
+	}
 	return b, nil
+}
+
+// benchRun runs the steps as fecontact run does, with the scene's
+// outputs into a temporary folder that it removes, and returns the run's
+// elapsed time (summary.json's: the steps, their outputs and the
+// pictures, not the set-up).
+func benchRun(sc *scene.Scene, v scene.Variant, steps int) (float64, error) {
+	dir, err := os.MkdirTemp("", "fecontact-bench-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "run")
+	if _, err := run.Scene(context.Background(), sc, run.Options{Dir: out, Variant: v, Steps: steps, Version: version()}); err != nil {
+		return 0, fmt.Errorf("the run with outputs: %w", err)
+	}
+	var sum run.Summary
+	data, err := os.ReadFile(filepath.Join(out, run.SummaryJSON))
+	if err == nil {
+		err = json.Unmarshal(data, &sum)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("the run with outputs: %w", err)
+	}
+	return float64(sum.Elapsed.Value), nil
 }
