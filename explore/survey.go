@@ -141,7 +141,7 @@ func newSurvey(sys *rigid.System, h float64, moving bool) (*Survey, error) {
 	if len(units) == 0 {
 		return nil, errors.New("explore: no contacts")
 	}
-	s := &Survey{Sys: sys, h: h, problem: p, Units: units, moving: moving}
+	s := &Survey{Sys: sys, h: h, problem: p, Units: ownUnits(units), moving: moving}
 	index := map[int]int{}
 	for k, b := range sys.Bodies {
 		if b.Driven() {
@@ -162,6 +162,17 @@ func newSurvey(sys *rigid.System, h float64, moving bool) (*Survey, error) {
 		}
 	}
 	return s, nil
+}
+
+// ownUnits copies the units and their entries out of the system's
+// detection storage, which its next detection (a step of a simulation on
+// it) overwrites.
+func ownUnits(units []contact.Unit) []contact.Unit {
+	own := slices.Clone(units)
+	for a := range own {
+		own[a].Entries = slices.Clone(own[a].Entries)
+	}
+	return own
 }
 
 // Bound computes, once, the admissible set of every contact and Box. Its

@@ -206,3 +206,27 @@ func TestRunCores(t *testing.T) {
 	require.Len(t, got[0], 20)
 	assert.Equal(t, got[0], got[1])
 }
+
+// TestSurveyKeepsItsUnits: a survey's units are its own: the system's
+// next detection (a step of a simulation on it, after the bodies moved)
+// leaves them as the survey found them.
+func TestSurveyKeepsItsUnits(t *testing.T) {
+	const r = 0.05
+	top, err := rigid.NewBody("top", rigid.Disk{R: r}, [2]float64{0, 2 * r * math.Cos(0.3)}, 1000)
+	require.NoError(t, err)
+	top.Gravity = [2]float64{0, -g}
+	sys, err := rigid.NewSystem([]*rigid.Body{fixed(t, "A", rigid.Disk{R: r}, [2]float64{-2 * r * math.Sin(0.3), 0}), top},
+		[]rigid.Rule{{Mu: 0.3, Law: contact.Shock}}, 0)
+	require.NoError(t, err)
+	s, err := New(sys, 1e-3)
+	require.NoError(t, err)
+	require.Len(t, s.Units, 1)
+	want := s.Units[0]
+	want.Entries = append([]contact.Entry(nil), want.Entries...)
+	top.Q = [3]float64{0.001, 2*r*math.Cos(0.3) + 0.002, 0.1}
+	moved, err := sys.Detect(0)
+	require.NoError(t, err)
+	require.Len(t, moved, 1)
+	require.NotEqual(t, want.Gap, moved[0].Gap)
+	assert.Equal(t, want, s.Units[0])
+}

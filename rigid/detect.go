@@ -223,11 +223,11 @@ func (s *System) placeItem(k int) {
 }
 
 // broad appends the pairs of items (i < j by body, an item of the lower
-// body first, without repeats) whose boxes (boxLo, boxHi) overlap and that a rule lets
-// touch, sorted. Items whose box is larger than four times the median
-// are tested against every item; the others are binned in a grid of cells
-// as large as the largest of them, where a pair's items lie in
-// neighbouring cells: linear in the number of bodies.
+// body first, without repeats) whose boxes (boxLo, boxHi) overlap and
+// that a rule lets touch, sorted. Items whose box is larger than four
+// times the median are tested against every item; the others are binned
+// in a grid of cells as large as the largest of them, where a pair's
+// items lie in neighbouring cells: linear in the number of bodies.
 func (s *System) broad(out [][2]int, boxLo, boxHi [][2]float64) [][2]int {
 	w := &s.det
 	n := len(w.items)

@@ -306,7 +306,7 @@ func TestNearPairsKeepTheBroadPhase(t *testing.T) {
 		case 170:
 			require.NoError(t, s.SetPeriod(-0.5, 4.5))
 		}
-		// Most steps move by a fraction of the margin; every 25th by the
+		// Most steps move by a fraction of the margin; every 25th by four
 		// alert distances along x, then along y, then turning.
 		d := [3]float64{0.001 * s.alert, 0.001 * s.alert, 0.001 * s.alert}
 		if step%25 == 0 {
