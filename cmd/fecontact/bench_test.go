@@ -45,6 +45,11 @@ func TestBench(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, left, "the run's folder is removed")
 
+	t.Setenv("TMPDIR", "/nonexistent/fecontact")
+	code, _, stderr = fecontact("bench", "--refine", "1")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "the run with outputs needs a temporary folder in /nonexistent/fecontact (TMPDIR)")
+
 	code, _, stderr = fecontact("bench", "--refine", "1,x")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `--refine "1,x": expected whole numbers >= 1`)

@@ -176,7 +176,7 @@ func benchOne(name string, refine int, kind string, steps int, w io.Writer) (ben
 func benchRun(sc *scene.Scene, v scene.Variant, steps int) (float64, error) {
 	dir, err := os.MkdirTemp("", "fecontact-bench-")
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("the run with outputs needs a temporary folder in %s (TMPDIR): %w; set TMPDIR to a folder it can write", os.TempDir(), err)
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "run")
