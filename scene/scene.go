@@ -94,8 +94,8 @@ type Solver struct {
 	// or "newton" (signorini.Solve).
 	Method string `toml:"method"`
 	// NewtonIterations bounds Newton's iterations on one problem
-	// (nil: 100); under method "nlgs", which runs no Newton, it is
-	// refused.
+	// (nil: 100, or 500 on a problem of more than 400 contacts); under
+	// method "nlgs", which runs no Newton, it is refused.
 	NewtonIterations *int `toml:"newton_iterations"`
 	// Newton is "full" (the default: the hyperelastic bodies' tangents
 	// refactorised at every iteration) or "modified" (a factor kept while

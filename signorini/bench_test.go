@@ -81,3 +81,24 @@ func BenchmarkRandom(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNewtonPiles solves fc2d's two granular flows by Newton's
+// method to 1e-8: the sparse factorisation of the reduced systems and
+// the nonmonotone search (newton.go), per solve.
+func BenchmarkNewtonPiles(b *testing.B) {
+	for _, name := range []string{"fc2d_granularflowonwall_02020_00213", "fc2d_granularflowonwall_07002_00801"} {
+		p, _, err := ReadProblem(filepath.Join(fc2dDir, name+".json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			var res *Result
+			for b.Loop() {
+				if res, err = Newton(p, Options{Tol: 1e-8}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.NewtonIterations), "iterations")
+		})
+	}
+}

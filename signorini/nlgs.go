@@ -37,11 +37,17 @@ func (r *Result) ordered(n int) []int {
 // stallRate over the last stallEvery sweeps. NLGS's linear rate on the
 // pillar's hard steps is about 0.9997 a sweep (0.97 over 100); a
 // converging NLGS is left alone for its first 500 sweeps, where its
-// measure may pause.
+// measure may pause. A problem beyond denseLimit is left alone for
+// 10 000 (largeStallAfter, NLGS's own default budget): Newton's iterations
+// there cost a hundred sweeps each and take a hundred or more on a pile,
+// which pays where NLGS would not converge at all (fc2d's granular
+// flows) but not on a flow NLGS gets through slowly (slope-flow, handed
+// over after 500: 2.5 times the run's time).
 const (
-	stallEvery = 100
-	stallRate  = 0.8
-	stallAfter = 500
+	stallEvery      = 100
+	stallRate       = 0.8
+	stallAfter      = 500
+	largeStallAfter = 10000
 )
 
 // errStalled is NLGS stopped by its stalling (Auto).
@@ -135,7 +141,7 @@ func NLGS(p *Problem, opt Options) (*Result, error) {
 		if opt.Progress != nil && sweep%100 == 0 {
 			opt.Progress(sweep)
 		}
-		if opt.stall && sweep%stallEvery == 0 && sweep >= stallAfter {
+		if opt.stallAfter > 0 && sweep%stallEvery == 0 && sweep >= opt.stallAfter {
 			m := res.VelocityChange
 			if !velocity {
 				m = Residual(p, r, res.U)

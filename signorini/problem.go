@@ -164,7 +164,9 @@ type Options struct {
 	// Method is how Solve solves (Auto by default); NLGS and Newton
 	// ignore it.
 	Method Method
-	// NewtonIterations bounds Newton's iterations (0 means 100).
+	// NewtonIterations bounds Newton's iterations (0 means 100, or 500 on a
+	// problem of more than 400 contacts, whose nonmonotone search takes
+	// more of them).
 	NewtonIterations int
 	// Measure is what Tol bounds (NaturalResidual by default).
 	Measure Measure
@@ -193,8 +195,9 @@ type Options struct {
 	// colours are the bounds of the colours of a problem numbered colour
 	// by colour (Coloured), set by NLGS itself.
 	colours []int
-	// stall stops NLGS when it stops making progress (Auto).
-	stall bool
+	// stallAfter, when positive, stops NLGS where it stops making
+	// progress after that many sweeps (Auto).
+	stallAfter int
 }
 
 // Result of NLGS.

@@ -6,16 +6,18 @@ import (
 )
 
 // Solve solves the problem by opt.Method: NLGS, Newton, or (Auto, the
-// default) NLGS handing the problem to Newton's method when it stalls on
-// a problem without rolling rows (Newton has not their law: ErrRolling)
-// small enough for Newton's dense solves (denseLimit contacts:
-// on larger ones, granular flows, Newton's GMRES iterations cost more
-// than the sweeps they would save, and NLGS goes on alone)
-// (its measure falls by less than a fifth over 100 sweeps), from NLGS's
-// iterate, and from zero if it stagnates there; if Newton stagnates short
-// of the tolerance from both (an active set that admits no Newton step:
-// a pillar's joints sliding under a hyperstatic load), NLGS goes on from
-// its own iterate, up to MaxSweeps in all (AutoSweeps when zero). The result says how many
+// default) NLGS handing the problem to Newton's method when it stalls
+// (its measure falls by less than a fifth over 100 sweeps) on a problem
+// without rolling rows (Newton has not their law: ErrRolling): after 500
+// sweeps on a problem small enough for Newton's dense solves (denseLimit
+// contacts), after 10 000 on a larger one with a block-sparse W (Newton's
+// sparse factorisation; stallAfterOf says why so late), never on a
+// larger one with a dense W (Newton's GMRES iterations cost more than the
+// sweeps they would save). Newton starts from NLGS's iterate, and from
+// zero if it stagnates there; if Newton stagnates short of the tolerance
+// from both (an active set that admits no Newton step: a pillar's joints
+// sliding under a hyperstatic load), NLGS goes on from its own iterate,
+// up to MaxSweeps in all (AutoSweeps when zero). The result says how many
 // sweeps and Newton iterations it took.
 func Solve(p *Problem, opt Options) (*Result, error) {
 	if opt.MaxSweeps < 0 {
@@ -28,7 +30,7 @@ func Solve(p *Problem, opt Options) (*Result, error) {
 		return Newton(p, opt)
 	}
 	stall := opt
-	stall.stall = p.W.Contacts() <= denseLimit && !p.rolls()
+	stall.stallAfter = stallAfterOf(p)
 	if stall.MaxSweeps == 0 {
 		// Auto's budget from the first sweep: a problem NLGS goes on
 		// alone with (one too large for Newton, or with rolling rows)
@@ -40,7 +42,7 @@ func Solve(p *Problem, opt Options) (*Result, error) {
 	if !errors.Is(err, errStalled) {
 		return res, err
 	}
-	tol, iters, err := newtonLimits(opt)
+	tol, iters, err := newtonLimits(opt, p.W.Contacts())
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +82,21 @@ func Solve(p *Problem, opt Options) (*Result, error) {
 		res.NewtonIterations = newtons
 	}
 	return res, err
+}
+
+// stallAfterOf is the sweeps after which Auto's NLGS may hand problem p
+// to Newton (nlgs.go's stallAfter and largeStallAfter), 0 for never.
+func stallAfterOf(p *Problem) int {
+	_, sparse := p.W.(*BlockSparse)
+	switch {
+	case p.rolls():
+		return 0
+	case p.W.Contacts() <= denseLimit:
+		return stallAfter
+	case sparse:
+		return largeStallAfter
+	}
+	return 0
 }
 
 // polished is Newton's solution taken on by NLGS to NLGS's own stop test
