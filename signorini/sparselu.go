@@ -1,7 +1,6 @@
 package signorini
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/fecontact/fecontact/internal/reuse"
@@ -78,12 +77,11 @@ func (lu *sparseLU) factor() bool {
 	done := make([]bool, m)
 	h := make(degreeHeap, 0, m)
 	for x := range m {
-		h = append(h, degreeOf{len(lu.rows[x]), int32(x)})
+		h.push(degreeOf{len(lu.rows[x]), int32(x)})
 	}
-	heap.Init(&h)
 	nbr := make([]int32, 0, 16)
-	for h.Len() > 0 {
-		top := heap.Pop(&h).(degreeOf)
+	for len(h) > 0 {
+		top := h.pop()
 		v := top.node
 		if done[v] || top.deg != len(lu.rows[v]) {
 			continue // an entry from before its degree changed
@@ -98,7 +96,7 @@ func (lu *sparseLU) factor() bool {
 		nbr = sortedNeighbours(nbr[:0], lu.rows[v])
 		lu.eliminate(v, nbr)
 		for _, x := range nbr {
-			heap.Push(&h, degreeOf{len(lu.rows[x]), x})
+			h.push(degreeOf{len(lu.rows[x]), x})
 		}
 	}
 	return true
@@ -210,18 +208,48 @@ type degreeOf struct {
 	node int32
 }
 
-// degreeHeap orders nodes by degree, then node.
+// degreeHeap is a binary min-heap of nodes by degree, then node (typed:
+// container/heap's interface calls were a quarter of a pile's Newton
+// solve).
 type degreeHeap []degreeOf
 
-func (h degreeHeap) Len() int { return len(h) }
-func (h degreeHeap) Less(i, j int) bool {
-	return h[i].deg < h[j].deg || (h[i].deg == h[j].deg && h[i].node < h[j].node)
+func (a degreeOf) before(b degreeOf) bool {
+	return a.deg < b.deg || (a.deg == b.deg && a.node < b.node)
 }
-func (h degreeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *degreeHeap) Push(x any)   { *h = append(*h, x.(degreeOf)) }
-func (h *degreeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *degreeHeap) push(x degreeOf) {
+	*h = append(*h, x)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s[i].before(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *degreeHeap) pop() degreeOf {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && s[c+1].before(s[c]) {
+			c++
+		}
+		if !s[c].before(s[i]) {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+	*h = s
+	return top
 }
