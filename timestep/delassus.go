@@ -30,6 +30,12 @@ type Delassus struct {
 	blocks   []*[4]float64
 	dense    signorini.Dense
 	sparse   signorini.BlockSparse
+
+	// bodies lists, unit by unit, the bodies of the units of the last
+	// Build (each unit's ended by -1), next those of this one; patterned
+	// says the last Build's W was sparse, its pattern in sparse.
+	bodies, next []int
+	patterned    bool
 }
 
 // NewDelassus prepares a builder for the bodies' compliances.
@@ -84,19 +90,46 @@ func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 			}
 		}
 	}
-	if d.mostlyCoupled(units) {
+	// Units on the same bodies as the last Build's have its pattern (a
+	// pile at rest, most steps of a deposit): W's blocks are only zeroed.
+	same := d.sameBodies(units) && d.patterned
+	d.patterned = false
+	if !same && d.mostlyCoupled(units) {
 		d.dense = signorini.Dense{N: n, Data: reuse.Zeroed(d.dense.Data, 4*n*n)}
 		d.fill(units, &d.dense, nil)
 		return &d.dense, nil
 	}
-	// The pattern is built into the storage of the last one.
-	ptr, col := reuse.Zeroed(d.sparse.Ptr, n+1), d.sparse.Col[:0]
-	_, col = d.neighbours(units, ptr, col)
+	ptr, col := d.sparse.Ptr, d.sparse.Col
+	if !same { // built into the storage of the last one
+		ptr, col = reuse.Zeroed(d.sparse.Ptr, n+1), d.sparse.Col[:0]
+		_, col = d.neighbours(units, ptr, col)
+	}
 	if err := d.sparse.SetPattern(ptr, col); err != nil {
 		return nil, fmt.Errorf("timestep: %w", err)
 	}
 	d.fill(units, nil, &d.sparse)
+	d.patterned = true
 	return &d.sparse, nil
+}
+
+// sameBodies reports whether the units have the bodies, unit by unit and
+// in the order of their entries, that the last Build's had: their
+// touching lists, neighbours and W's pattern are then the same.
+func (d *Delassus) sameBodies(units []contact.Unit) bool {
+	d.next = d.next[:0]
+	for a := range units {
+		last := -1
+		for _, e := range units[a].Entries {
+			if e.Body != last { // a body's entries follow each other
+				last = e.Body
+				d.next = append(d.next, last)
+			}
+		}
+		d.next = append(d.next, -1)
+	}
+	same := slices.Equal(d.next, d.bodies)
+	d.bodies, d.next = d.next, d.bodies
+	return same
 }
 
 // mostlyCoupled reports whether at least about half the pairs of units

@@ -2,6 +2,7 @@ package timestep
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/fecontact/fecontact/assemble"
@@ -123,4 +124,73 @@ func TestDelassusErrors(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Build([]contact.Unit{{Entries: []contact.Entry{{Body: 0, Eq: 2, N: 1}}}})
 	assert.ErrorContains(t, err, "equation 2 of body 0 has no compliance")
+}
+
+// TestDelassusKeepsItsPattern: a Build whose units are on the same
+// bodies as the last one's keeps its pattern, and W is to the bit what a
+// fresh builder makes, through a change of the units' geometry, of their
+// bodies, of their number, and a dense W (twice) between two sparse ones.
+func TestDelassusKeepsItsPattern(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const bodies = 24
+	comps := make([]Compliance, bodies)
+	for i := range comps {
+		a, b, c := 1+rng.Float64(), 0.2*rng.Float64(), 1+rng.Float64()
+		comps[i] = Compliance{Eqs: []int{0, 1, 2}, C: []float64{a, b, 0, b, c, 0, 0, 0, 0.5}}
+	}
+	// chain: units between bodies k and k+step.
+	chain := func(n, step int) []contact.Unit {
+		units := make([]contact.Unit, n)
+		for a := range units {
+			for _, body := range []int{a % bodies, (a + step) % bodies} {
+				for eq := range 3 {
+					units[a].Entries = append(units[a].Entries, contact.Entry{Body: body, Eq: eq, N: rng.NormFloat64(), T: rng.NormFloat64()})
+				}
+			}
+		}
+		return units
+	}
+	d, err := NewDelassus(comps...)
+	require.NoError(t, err)
+	a := chain(20, 1)
+	for _, tc := range []struct {
+		name  string
+		units []contact.Unit
+	}{
+		{"first", a},
+		{"the same units", a},
+		{"the same bodies, moved", chain(20, 1)},
+		{"other bodies", chain(20, 3)},
+		{"fewer units", chain(12, 3)},
+		{"dense", chain(3, 1)},
+		{"dense on the same bodies", chain(3, 1)},
+		{"sparse again", chain(20, 1)},
+	} {
+		got, err := d.Build(tc.units)
+		require.NoError(t, err, tc.name)
+		fresh, err := NewDelassus(comps...)
+		require.NoError(t, err)
+		want, err := fresh.Build(tc.units)
+		require.NoError(t, err, tc.name)
+		require.IsType(t, want, got, tc.name)
+		n := len(tc.units)
+		x, gy, wy := make([]float64, 2*n), make([]float64, 2*n), make([]float64, 2*n)
+		for j := range x { // W e_j, column by column, to the bit
+			x[j] = 1
+			for c := range n {
+				gy[2*c], gy[2*c+1] = got.OffDiag(c, x)
+				wy[2*c], wy[2*c+1] = want.OffDiag(c, x)
+				gd, wd := got.Diag(c), want.Diag(c)
+				gy[2*c] += gd[0]*x[2*c] + gd[1]*x[2*c+1]
+				gy[2*c+1] += gd[2]*x[2*c] + gd[3]*x[2*c+1]
+				wy[2*c] += wd[0]*x[2*c] + wd[1]*x[2*c+1]
+				wy[2*c+1] += wd[2]*x[2*c] + wd[3]*x[2*c+1]
+			}
+			require.Equal(t, wy, gy, "%s: column %d", tc.name, j)
+			x[j] = 0
+		}
+		if s, ok := want.(*signorini.BlockSparse); ok {
+			assert.Equal(t, s.NumBlocks(), got.(*signorini.BlockSparse).NumBlocks(), tc.name)
+		}
+	}
 }

@@ -296,13 +296,14 @@ func (s *Simulation) impulsesOf(fi int) [][]float64 {
 func (s *Simulation) begin(t, h, th float64) (v0, vfree [][]float64, err error) {
 	w := &s.work
 	w.v0, w.vfree = reuse.Zeroed(w.v0, len(s.r)), reuse.Zeroed(w.vfree, len(s.r))
+	w.bodyAcc = reuse.Zeroed(w.bodyAcc, len(s.r))
 	for fi, f := range s.families {
 		if err := f.Begin(kind.Clock{T: t, H: h, Theta: th}); err != nil {
 			return nil, nil, err
 		}
 		for k := range f.Len() {
-			i := s.base[fi] + k
-			w.v0[i], w.vfree[i] = f.Start(k)
+			v0, vfree := f.Start(k)
+			w.start(s.base[fi]+k, v0, vfree)
 		}
 	}
 	return w.v0, w.vfree, nil
