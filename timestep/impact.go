@@ -353,9 +353,9 @@ func (w *stepWork) start(i int, v0, vfree []float64) {
 
 // bodyAcceleration is the size of body b's free acceleration over the
 // step, |vfree - v0| / h of its translation (0 for a body of one
-// equation), computed once for each start (start): a pile's units asked it of their
-// bodies two entries at a time, four times a body (3 % of a deposit's
-// step).
+// equation), computed once for each start of it (start): a pile's units
+// asked it of their bodies two entries at a time, four times a body (3 %
+// of a deposit's step).
 func (w *stepWork) bodyAcceleration(b int, h float64) float64 {
 	if a := w.bodyAcc[b]; !math.IsNaN(a) {
 		return a

@@ -190,7 +190,7 @@ type stepWork struct {
 	noArrival    bool // the step resolves no impact inside itself (shiftsPush)
 	corr         []float64
 	acc, accBody [][2]float64
-	bodyAcc      []float64 // per body: bodyAcceleration, NaN until asked, from each begin
+	bodyAcc      []float64 // per body: bodyAcceleration, NaN from its start until asked
 	sh, dsh      []float64 // the impacts' shift impulses and what they move the units by
 	uf           []float64 // the units' free normal velocities at the step's end
 	coh          []float64 // the units' cohesive impulses h c, 0 without a bond (cohesion.go)
