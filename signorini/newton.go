@@ -424,8 +424,12 @@ func (nw *newton) direction(psi float64, refine int) bool {
 			return false
 		}
 	case nw.sparse != nil:
-		if !nw.factorSparse() {
+		switch nw.factorSparse() {
+		case singular:
 			return false
+		case tooDense: // GMRES from now on
+			nw.sparse = nil
+			nw.precondition()
 		}
 	default:
 		nw.precondition()
@@ -556,9 +560,8 @@ func (nw *newton) factorDense() *mat.LU {
 	return &lu
 }
 
-// factorSparse factorises K^ + lambda I on W's blocks (sparseLU); false
-// where a pivot is singular.
-func (nw *newton) factorSparse() bool {
+// factorSparse factorises K^ + lambda I on W's blocks (sparseLU).
+func (nw *newton) factorSparse() factorEnd {
 	nw.node = reuse.Zeroed(nw.node, nw.n)
 	nw.closed = nw.closed[:0]
 	for a, c := range nw.class {

@@ -65,11 +65,29 @@ func (lu *sparseLU) build(nw *newton, W *BlockSparse, node []int32, contacts []i
 	}
 }
 
+// factored, singular and tooDense are how a factorisation ends.
+type factorEnd int8
+
+const (
+	factored factorEnd = iota
+	singular           // a pivot is singular (Newton raises lambda)
+	tooDense           // the fill would pass fillLimit (Newton goes on by GMRES)
+)
+
+// fillLimit bounds the blocks of a factorisation of m nodes: 64 a node,
+// and at least 2^20 (about 60 MB with their places): a pile's graph fills
+// to a few a node (fc2d's 07002, every contact closed: 4.7 blocks of L a
+// node, W's own 3.5), a random graph's to all of them (7 000 contacts
+// coupled at random would take 49 million blocks, gigabytes), where
+// GMRES's memory is W's own.
+func fillLimit(m int) int { return max(64*m, 1<<20) }
+
 // factor eliminates the nodes in a minimum-degree order (the fewest
 // neighbours left, the lowest node among equals: the same order on every
-// machine); false where a pivot is singular.
-func (lu *sparseLU) factor() bool {
+// machine), unless a pivot is singular or the fill would pass fillLimit.
+func (lu *sparseLU) factor() factorEnd {
 	m := len(lu.rows)
+	limit := fillLimit(m)
 	lu.order = lu.order[:0]
 	lu.inv = reuse.Zeroed(lu.inv, m)
 	lu.lower = resizeEntries(lu.lower, m)
@@ -90,16 +108,19 @@ func (lu *sparseLU) factor() bool {
 		lu.order = append(lu.order, v)
 		inv, ok := inverse2(lu.diag[v])
 		if !ok {
-			return false
+			return singular
 		}
 		lu.inv[v] = inv
 		nbr = sortedNeighbours(nbr[:0], lu.rows[v])
+		if len(lu.block)+len(nbr)*len(nbr) > limit { // before the fill is made
+			return tooDense
+		}
 		lu.eliminate(v, nbr)
 		for _, x := range nbr {
 			h.push(degreeOf{len(lu.rows[x]), x})
 		}
 	}
-	return true
+	return factored
 }
 
 // eliminate takes pivot v out of the rows of its neighbours nbr: L_xv =

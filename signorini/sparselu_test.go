@@ -39,7 +39,7 @@ func TestSparseLUSolvesTheReducedSystem(t *testing.T) {
 			}
 			nw.reduce()
 			nw.lambda = tc.lambda
-			require.True(t, nw.factorSparse())
+			require.Equal(t, factored, nw.factorSparse())
 			m := len(nw.idx)
 			b, x, y := make([]float64, m), make([]float64, m), make([]float64, m)
 			for j := range b {
@@ -73,11 +73,31 @@ func TestSparseLURefusesASingularPivot(t *testing.T) {
 	nw := newNewton(&Problem{W: W, Q: make([]float64, 2*n), Mu: mu}, make([]float64, 2*n))
 	nw.class[7] = classOf{closed: true, slide: true, sign: -1}
 	nw.reduce()
-	assert.False(t, nw.factorSparse())
+	assert.Equal(t, singular, nw.factorSparse())
 	nw.lambda = 1e-6
-	assert.True(t, nw.factorSparse(), "lambda makes it definite")
+	assert.Equal(t, factored, nw.factorSparse(), "lambda makes it definite")
 	x, y := []float64{1}, []float64{0}
 	nw.solveSparse(x, y)
 	assert.InDelta(t, 1e6, y[0], 1e-3, "1/lambda")
 	assert.False(t, math.IsNaN(y[0]))
+}
+
+// TestSparseLUStopsBeforeItsFillIsTooLarge: contacts coupled at random
+// (no small separators) would fill the factor to all n^2 blocks; the
+// factorisation stops before passing fillLimit, and Newton goes on by
+// GMRES to the solution.
+func TestSparseLUStopsBeforeItsFillIsTooLarge(t *testing.T) {
+	const n = 2000 // 4 million blocks filled
+	p := randomSparse(rand.New(rand.NewPCG(4, 4)), n)
+	nw := newNewton(p, make([]float64, 2*n))
+	for a := range nw.class {
+		nw.class[a] = classOf{closed: true}
+	}
+	nw.reduce()
+	nw.lambda = 1e-3
+	require.Equal(t, tooDense, nw.factorSparse())
+	assert.LessOrEqual(t, len(nw.slu.block), fillLimit(n))
+	res, err := Newton(p, Options{Tol: 1e-10})
+	require.NoError(t, err)
+	assert.LessOrEqual(t, independentResidual(p, res.R), 1e-10)
 }
