@@ -149,6 +149,7 @@ type newton struct {
 	wd        []float64    // W's diagonal (2n), the scaling of the reduced system
 	dense     *mat.Dense   // W, 2n x 2n, for a dense inner solve
 	sparse    *BlockSparse // W, for a sparse direct inner solve (neither: GMRES)
+	scale     []float64    // with sparse: 1/sqrt(W_ii) (2n), the reduced system's scaling
 	slu       sparseLU
 	node      []int32      // per contact: its node in slu, -1 where open
 	closed    []int        // per node: its contact
@@ -195,7 +196,10 @@ func newNewton(p *Problem, r []float64) *newton {
 		nw.memory = nonmonotoneMemory
 	}
 	if w, ok := p.W.(*BlockSparse); ok && n > denseLimit {
-		nw.sparse = w
+		nw.sparse, nw.scale = w, make([]float64, 2*n)
+		for i, d := range nw.wd {
+			nw.scale[i] = 1 / math.Sqrt(d)
+		}
 	} else if n <= denseLimit {
 		nw.dense = denseOf(p.W)
 	}
@@ -599,8 +603,7 @@ func (nw *newton) solveSparse(b, x []float64) {
 // tangential column folded into its normal one along the cone's edge
 // (dr_T = sign mu dr_N), as applyReduced does.
 func (nw *newton) scaled(a, b int, w [4]float64) [4]float64 {
-	ra := [2]float64{1 / math.Sqrt(nw.wd[2*a]), 1 / math.Sqrt(nw.wd[2*a+1])}
-	cb := [2]float64{1 / math.Sqrt(nw.wd[2*b]), 1 / math.Sqrt(nw.wd[2*b+1])}
+	ra, cb := nw.scale[2*a:2*a+2], nw.scale[2*b:2*b+2]
 	var k [4]float64
 	if c := nw.class[b]; c.slide {
 		e := c.sign * nw.p.Mu[b]

@@ -1,7 +1,6 @@
 package signorini
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -79,7 +78,6 @@ func TestSparseLURefusesASingularPivot(t *testing.T) {
 	x, y := []float64{1}, []float64{0}
 	nw.solveSparse(x, y)
 	assert.InDelta(t, 1e6, y[0], 1e-3, "1/lambda")
-	assert.False(t, math.IsNaN(y[0]))
 }
 
 // TestSparseLUStopsBeforeItsFillIsTooLarge: contacts coupled at random
