@@ -395,3 +395,41 @@ func TestStressesKeepTheirGradients(t *testing.T) {
 		})
 	}
 }
+
+// TestStressesAtNodesAndCentroids: a displacement u_x = x^2 / 2, whose
+// strain eps_xx = x is exact on the quadratic cells, has its stress
+// sigma_xx = c x at every node and at every cell's centroid, c the same
+// everywhere: the recovery evaluates each point where it says it does
+// (a node taken for the centroid, or the centroid misplaced, fails it).
+func TestStressesAtNodesAndCentroids(t *testing.T) {
+	for _, k := range []mesh.Kind{mesh.T6, mesh.Q8} {
+		t.Run(k.String(), func(t *testing.T) {
+			m, err := mesh.Rectangle([2]float64{1, 0}, 2, 1, 2, 1, k)
+			require.NoError(t, err)
+			s, err := NewSpace(m)
+			require.NoError(t, err)
+			u := make([]float64, 2*len(m.Nodes))
+			for i, x := range m.Nodes {
+				u[2*i] = x[0] * x[0] / 2
+			}
+			st, err := s.Stresses(u, steel)
+			require.NoError(t, err)
+			c := st.Node[0].XX / m.Nodes[0][0]
+			require.Greater(t, c, 0.0)
+			for i, x := range m.Nodes {
+				assert.InDelta(t, c*x[0], st.Node[i].XX, 1e-9*c, "node %d at x = %g", i, x[0])
+			}
+			corners := 3
+			if k == mesh.Q8 {
+				corners = 4
+			}
+			for ci, cell := range m.Cells {
+				var xc float64
+				for _, n := range cell.Nodes[:corners] {
+					xc += m.Nodes[n][0] / float64(corners)
+				}
+				assert.InDelta(t, c*xc, st.Cell[ci].XX, 1e-9*c, "cell %d, centroid x = %g", ci, xc)
+			}
+		})
+	}
+}

@@ -54,20 +54,20 @@ func (s *Space) recover(u []float64, at func(c, p int, k mesh.Kind, X [][2]float
 			ue[2*a], ue[2*a+1] = u[2*n], u[2*n+1]
 		}
 		ref := element.RefNodes(cell.Kind)
-		for a, n := range cell.Nodes {
-			st, err := at(c, a, cell.Kind, X, ue[:], ref[a])
+		for p := range len(cell.Nodes) + 1 {
+			st, err := at(c, p, cell.Kind, X, ue[:], pointOf(cell.Kind, ref, p))
 			if err != nil {
 				return nil, fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
 			}
+			if p == len(cell.Nodes) {
+				out.Cell[c] = st
+				break
+			}
+			n := cell.Nodes[p]
 			sum := &out.Node[n]
 			sum.XX, sum.YY, sum.XY, sum.ZZ = sum.XX+st.XX, sum.YY+st.YY, sum.XY+st.XY, sum.ZZ+st.ZZ
 			count[n]++
 		}
-		st, err := at(c, len(cell.Nodes), cell.Kind, X, ue[:], centroid(cell.Kind))
-		if err != nil {
-			return nil, fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
-		}
-		out.Cell[c] = st
 	}
 	for n, k := range count {
 		if k > 0 {
@@ -78,8 +78,14 @@ func (s *Space) recover(u []float64, at func(c, p int, k mesh.Kind, X [][2]float
 	return out, nil
 }
 
-func centroid(k mesh.Kind) [2]float64 {
-	if k.IsTriangle() {
+// pointOf is a cell's point p in its reference cell, ref its nodes there:
+// its node p, or its centroid at p = its number of nodes (recover and
+// pointGrads number the points so).
+func pointOf(k mesh.Kind, ref [][2]float64, p int) [2]float64 {
+	switch {
+	case p < len(ref):
+		return ref[p]
+	case k.IsTriangle():
 		return [2]float64{1.0 / 3, 1.0 / 3}
 	}
 	return [2]float64{}
@@ -115,11 +121,7 @@ func (s *Space) pointGrads() (*grads, error) {
 			n := len(cell.Nodes)
 			ref := element.RefNodes(cell.Kind)
 			for p := range n + 1 {
-				x := centroid(cell.Kind)
-				if p < n {
-					x = ref[p]
-				}
-				if err := element.GradsAt(cell.Kind, X, x, g.at(c, p, n)); err != nil {
+				if err := element.GradsAt(cell.Kind, X, pointOf(cell.Kind, ref, p), g.at(c, p, n)); err != nil {
 					s.gradsErr = fmt.Errorf("mesh %s: %s: %w", msh.Name, msh.CellAt(c), err)
 					return
 				}
