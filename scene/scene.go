@@ -575,7 +575,7 @@ func (v Solver) check() error {
 	if n := v.NewtonIterations; n != nil {
 		switch {
 		case *n < 1 || *n > 10000:
-			return bad("[solver]", "newton_iterations", *n, "expected a number of iterations from 1 to 10000 (leave it out for 100)")
+			return bad("[solver]", "newton_iterations", *n, "expected a number of iterations from 1 to 10000 (leave it out for 100, or 500 on a step of more than 400 contacts)")
 		case v.Method == "nlgs":
 			return bad("[solver]", "newton_iterations", *n, `method = "nlgs" runs no Newton iteration: remove it, or set method = "auto" or "newton"`)
 		}

@@ -54,7 +54,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"theta 0", strings.Replace(minimal, "h = 1e-6", "h = 1e-6\ntheta = 0", 1), "[time]: theta = 0: expected a value in [0.5, 1] (leave it out for 0.5)"},
 		{"tolerance 0", minimal + "[solver]\ntolerance = 0.0\n", "[solver]: tolerance = 0: expected a positive tolerance"},
 		{"newton", minimal + "[solver]\nnewton = \"quasi\"\n", `[solver]: newton = "quasi": expected full or modified`},
-		{"newton_iterations 0", minimal + "[solver]\nnewton_iterations = 0\n", "[solver]: newton_iterations = 0: expected a number of iterations from 1 to 10000 (leave it out for 100)"},
+		{"newton_iterations 0", minimal + "[solver]\nnewton_iterations = 0\n", "[solver]: newton_iterations = 0: expected a number of iterations from 1 to 10000 (leave it out for 100, or 500 on a step of more than 400 contacts)"},
 		{"newton_iterations under nlgs", minimal + "[solver]\nmethod = \"nlgs\"\nnewton_iterations = 50\n", `[solver]: newton_iterations = 50: method = "nlgs" runs no Newton iteration: remove it, or set method = "auto" or "newton"`},
 		{"measure", minimal + "[solver]\nmeasure = \"quad\"\n", `[solver]: measure = "quad": expected residual or velocity`},
 		{"order", minimal + "[solver]\norder = \"colored\"\n", `[solver]: order = "colored": expected natural, alternating, random or coloured`},
