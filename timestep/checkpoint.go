@@ -172,9 +172,9 @@ func (s *Simulation) shape() [][]int {
 func (s *Simulation) state() simState {
 	st := simState{PrevTime: s.prev.Time, PrevDisp: s.prev.Disp, PrevPoses: s.prev.Poses, NormalWork: s.NormalWork, FrictionWork: s.FrictionWork, ObstacleWork: s.ObstacleWork,
 		PushOutWork: s.PushOutWork, Unconverged: s.Unconverged, InitialPenetration: s.InitialPenetration, Steps: s.steps}
-	for id, w := range s.warm {
+	s.warm.entries(func(id kind.ID, w warmStart) {
 		st.Warm = append(st.Warm, warmEntry{id.Source, id.Pair, id.Node, id.Reverse, id.Valley, id.A, id.B, w.p, w.slid, w.forward, w.roll})
-	}
+	})
 	slices.SortFunc(st.Warm, func(a, b warmEntry) int { // the same stream for the same state
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Node, b.Node),
 			compareBool(a.Reverse, b.Reverse), compareBool(a.Valley, b.Valley), cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
@@ -209,9 +209,13 @@ func (s *Simulation) setState(st simState) error {
 	for _, id := range st.Bonded {
 		s.bonded[id] = true
 	}
-	clear(s.warm)
-	for _, w := range st.Warm {
-		s.warm[kind.ID{Source: w.Kind, Pair: w.Pair, Node: w.Node, Reverse: w.Reverse, Valley: w.Valley, A: w.A, B: w.B}] = warmStart{p: w.P, slid: w.Slid, forward: w.Forward, roll: w.Roll}
+	ids := make([]kind.ID, len(st.Warm))
+	for i, w := range st.Warm {
+		ids[i] = kind.ID{Source: w.Kind, Pair: w.Pair, Node: w.Node, Reverse: w.Reverse, Valley: w.Valley, A: w.A, B: w.B}
+	}
+	s.warm.reset(ids)
+	for i, w := range st.Warm {
+		s.warm.set(i, warmStart{p: w.P, slid: w.Slid, forward: w.Forward, roll: w.Roll})
 	}
 	s.prev = contact.Config{Time: st.PrevTime, Disp: st.PrevDisp, Poses: st.PrevPoses}
 	s.NormalWork, s.FrictionWork, s.ObstacleWork, s.PushOutWork = st.NormalWork, st.FrictionWork, st.ObstacleWork, st.PushOutWork

@@ -34,7 +34,7 @@ func (s *Simulation) problem(units []contact.Unit, v0, vfree, pred [][]float64, 
 	for a := range units {
 		u := &units[a]
 		ul := s.lawOf(a)
-		w.last[a] = s.warm[s.idOf(a)]
+		w.last[a] = s.warm.get(s.idOf(a))
 		rigid1[a] = u.Rigid
 		if ul.Motion != nil {
 			rigid1[a] = u.RigidEnd(ul.Motion.Velocity(t + h))
@@ -208,7 +208,7 @@ func slack(g, slop float64) float64 {
 // one where the unit has one and slid in the last solve, the static one
 // (Mu) where it stuck, was open or is new.
 func (s *Simulation) mu(a int, u *contact.Unit) float64 {
-	return frictionOf(u, u.MuDynamic != u.Mu && s.warm[s.idOf(a)].slid)
+	return frictionOf(u, u.MuDynamic != u.Mu && s.warm.get(s.idOf(a)).slid)
 }
 
 // frictionOf is the friction coefficient of a unit that slid, or not, in

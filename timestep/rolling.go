@@ -140,10 +140,7 @@ func (s *Simulation) rollWarm(units []contact.Unit, warm []float64) {
 func (s *Simulation) rollKeep(units []contact.Unit, res *signorini.Result) {
 	n := len(units)
 	for k, a := range s.work.rolls {
-		id := s.idOf(a)
-		w := s.warm[id]
-		w.roll = res.R[2*(n+k)]
-		s.warm[id] = w
+		s.warm.setRoll(s.idOf(a), res.R[2*(n+k)])
 	}
 }
 

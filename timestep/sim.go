@@ -153,7 +153,7 @@ type Simulation struct {
 	r        [][]float64     // the bodies' generalised impulses of the step
 	shift    [][]float64     // their parts that move the positions (impact.go)
 	delassus *Delassus
-	warm     map[kind.ID]warmStart
+	warm     warmTable        // what each unit's last solve left (warm.go)
 	bonded   map[kind.ID]bool // the units whose cohesion holds (cohesion.go)
 	contacts []ContactState
 	work     stepWork
@@ -222,7 +222,7 @@ type stepWork struct {
 // global body index, with the Detector's pairs as the first source of
 // units (bs: their boundaries and the point contacts').
 func newSimulation(det *contact.Detector, opt SimOptions, bs []boundary, kinds []kind.Kind) (*Simulation, error) {
-	s := &Simulation{Detector: det, opt: opt, warm: map[kind.ID]warmStart{}, bonded: map[kind.ID]bool{}, warned: map[string]bool{}}
+	s := &Simulation{Detector: det, opt: opt, bonded: map[kind.ID]bool{}, warned: map[string]bool{}}
 	s.sources = []kind.Source{&pairSource{det: det, at: &s.at}}
 	comps := s.attach(kinds)
 	if err := s.bindCarriers(bs); err != nil {

@@ -65,11 +65,11 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	certify(p, res, stats)
 	tol := slipTol(p, res.U, s.work.uf)
 	s.uncohere(res, tol)
-	clear(s.warm)
+	s.warm.reset(s.work.ids[:len(units)])
 	for a := range units {
 		ut := res.U[2*a+1]
 		slid := slides(res.Status[a], ut, tol)
-		s.warm[s.idOf(a)] = warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0}
+		s.warm.set(a, warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0})
 	}
 	s.rollKeep(units, res)
 	return res, nil
