@@ -140,7 +140,7 @@ func (s *Simulation) rollWarm(units []contact.Unit, warm []float64) {
 func (s *Simulation) rollKeep(units []contact.Unit, res *signorini.Result) {
 	n := len(units)
 	for k, a := range s.work.rolls {
-		s.warm.setRoll(s.idOf(a), res.R[2*(n+k)])
+		s.warm.setRoll(a, res.R[2*(n+k)])
 	}
 }
 

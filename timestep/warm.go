@@ -71,12 +71,14 @@ func (t *warmTable) reset(ids []kind.ID) {
 // equal identities, the last one's is kept, as get finds it.
 func (t *warmTable) set(a int, w warmStart) { t.vals[a] = w }
 
-// setRoll sets the rolling impulse of unit id, set before: on the
-// entry get would return.
-func (t *warmTable) setRoll(id kind.ID, roll float64) {
-	if i, ok := t.indexed()[id]; ok {
-		t.vals[i].roll = roll
+// setRoll sets the rolling impulse of unit a (its position in reset's
+// ids), on the entry get finds for its identity: its own where the
+// identities are known to differ, without hashing.
+func (t *warmTable) setRoll(a int, roll float64) {
+	if !t.built || !t.unique {
+		a = t.indexed()[t.ids[a]]
 	}
+	t.vals[a].roll = roll
 }
 
 // entries calls f on each identity and its warm start once.

@@ -72,7 +72,7 @@ func TestWarmTableIsTheMapItReplaced(t *testing.T) {
 					ref[id] = w
 				}
 				for a := 0; a < len(ids); a += 4 {
-					table.setRoll(ids[a], float64(100*step+a))
+					table.setRoll(a, float64(100*step+a))
 					w := ref[ids[a]]
 					w.roll = float64(100*step + a)
 					ref[ids[a]] = w
