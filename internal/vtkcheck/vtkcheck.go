@@ -53,17 +53,17 @@ for t, f in files:
 print(json.dumps(out))
 `
 
-// Read opens a .vtu, or every piece of a .pvd, with VTK. Without
-// python3-vtk9 the test is skipped, except on CI (CI set), where it fails:
+// Read opens a .vtu, or every piece of a .pvd, with VTK. Without VTK's
+// Python modules (python3-vtk9, or python3-paraview's) the test is skipped, except on CI (CI set), where it fails:
 // CI must have it.
 func Read(t testing.TB, path string) []Info {
 	t.Helper()
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import vtk").Run(); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have python3-vtk9 (.ci/run installs it): %v", err)
+			t.Fatalf("CI must have VTK's Python modules (.ci/run installs python3-paraview, which brings them): %v", err)
 		}
-		t.Skip("skipped: python3-vtk9 is not installed (apt-get install python3-vtk9)")
+		t.Skip("skipped: VTK's Python modules are not installed (apt-get install python3-vtk9, or python3-paraview)")
 	}
 	out, err := exec.Command(py, "-c", script, path).CombinedOutput()
 	if err != nil {

@@ -8,7 +8,7 @@ import pytest
 
 import fecontact
 
-vtk = pytest.importorskip("vtk", reason="python3-vtk9 is not installed (apt-get install python3-vtk9)") \
+vtk = pytest.importorskip("vtk", reason="VTK's Python modules are not installed (apt-get install python3-vtk9, or python3-paraview)") \
     if not os.environ.get("CI") else __import__("vtk")
 from vtk.util.numpy_support import vtk_to_numpy  # noqa: E402
 
