@@ -54,8 +54,8 @@ print(json.dumps(out))
 `
 
 // Read opens a .vtu, or every piece of a .pvd, with VTK. Without VTK's
-// Python modules (python3-vtk9, or python3-paraview's) the test is skipped, except on CI (CI set), where it fails:
-// CI must have it.
+// Python modules (python3-vtk9, or python3-paraview's) the test is
+// skipped, except on CI (CI set), where it fails: CI must have them.
 func Read(t testing.TB, path string) []Info {
 	t.Helper()
 	py := "/usr/bin/python3"
