@@ -28,6 +28,7 @@ type Delassus struct {
 	cols     []float64 // the columns C h_a of one body's units
 	mark     []int     // per unit: the last unit that counted it as a neighbour
 	blocks   []*[4]float64
+	small    []smallRow // fillSmall's rows and columns, one per unit
 	dense    signorini.Dense
 	sparse   signorini.BlockSparse
 
@@ -207,6 +208,9 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 	for body, touching := range d.touching {
 		c := d.comps[body]
 		nb := len(c.Eqs)
+		if sparse != nil && nb <= 3 && d.fillSmall(units, body, touching, sparse) {
+			continue
+		}
 		if need := 2 * nb * len(touching); cap(d.cols) < need {
 			d.cols = make([]float64, need)
 		}
@@ -258,4 +262,59 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 			}
 		}
 	}
+}
+
+// smallRow is a unit's row on a body of at most three equations, dense
+// over them (zero where the unit has no entry), and its columns C h.
+type smallRow struct {
+	hn, ht, cn, ct [3]float64
+}
+
+// fillSmall is fill's work on a body of at most three equations (a rigid
+// body, a point mass) into a sparse W, in fixed-size arrays: the general
+// loop's index lookups and bounds checks were most of a pile's fill. A
+// missing entry adds a zero term, which leaves every sum's bits as the
+// general loop's (a sum of nonzero terms is never -0). It reports false,
+// having written nothing, where a unit's entries on the body do not come
+// in the order of its equations, whose sums the general loop adds in
+// another order.
+func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *signorini.BlockSparse) bool {
+	c, pos := d.comps[body], d.pos[body]
+	nb := len(c.Eqs)
+	d.small = d.small[:0]
+	for _, a := range touching {
+		var s smallRow
+		last := -1
+		for _, e := range units[a].Entries {
+			if e.Body != body {
+				continue
+			}
+			if pos[e.Eq] <= last {
+				return false
+			}
+			last = pos[e.Eq]
+			s.hn[last], s.ht[last] = e.N, e.T
+		}
+		for k := range nb {
+			for i, v := range c.C[k*nb : (k+1)*nb] {
+				s.cn[i] += s.hn[k] * v
+				s.ct[i] += s.ht[k] * v
+			}
+		}
+		d.small = append(d.small, s)
+	}
+	d.blocks = reuse.Zeroed(d.blocks, len(touching))
+	for j, b := range touching {
+		w.RowBlocks(b, touching, d.blocks)
+		hn, ht := d.small[j].hn, d.small[j].ht
+		for i, blk := range d.blocks {
+			cn, ct := &d.small[i].cn, &d.small[i].ct
+			w0, w1, w2, w3 := blk[0], blk[1], blk[2], blk[3]
+			for k := range 3 {
+				w0, w1, w2, w3 = w0+hn[k]*cn[k], w1+hn[k]*ct[k], w2+ht[k]*cn[k], w3+ht[k]*ct[k]
+			}
+			blk[0], blk[1], blk[2], blk[3] = w0, w1, w2, w3
+		}
+	}
+	return true
 }

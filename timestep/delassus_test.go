@@ -194,3 +194,114 @@ func TestDelassusKeepsItsPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestDelassusSmallBodiesToTheBit: on bodies of at most three equations
+// (rigid bodies, point masses) W is, to the bit, its definition summed in
+// the general loop's order: body by body, a unit's entries in their order
+// (a history must not move with the loop that fills W). The bodies have
+// one, two and three equations and full compliances; units miss entries
+// or touch one body only; one body lists its equations out of order,
+// which the general loop serves.
+func TestDelassusSmallBodiesToTheBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const bodies, n = 24, 30
+	comps := make([]Compliance, bodies)
+	for i := range comps {
+		nb := 1 + i%3
+		c := Compliance{Eqs: []int{0, 1, 2}[:nb], C: make([]float64, nb*nb)}
+		if i == 5 {
+			c.Eqs = []int{2, 0, 1}
+		}
+		for k := range nb {
+			for l := range k + 1 {
+				v := 0.3 * rng.Float64()
+				if k == l {
+					v += 1
+				}
+				c.C[k*nb+l], c.C[l*nb+k] = v, v
+			}
+		}
+		comps[i] = c
+	}
+	units := make([]contact.Unit, n)
+	for a := range units {
+		on := []int{min(a%bodies, (7*a+3)%bodies), max(a%bodies, (7*a+3)%bodies)}
+		if a%5 == 0 || on[0] == on[1] {
+			on = on[1:]
+		}
+		for _, body := range on {
+			for eq := range len(comps[body].Eqs) {
+				if eq > 0 && rng.IntN(4) == 0 {
+					continue // a missing entry
+				}
+				units[a].Entries = append(units[a].Entries, contact.Entry{Body: body, Eq: eq, N: rng.NormFloat64(), T: rng.NormFloat64()})
+			}
+		}
+	}
+	// The definition, in the general loop's order.
+	want := make([][4]float64, n*n) // row b, column a
+	for body, c := range comps {
+		nb := len(c.Eqs)
+		pos := map[int]int{}
+		for k, e := range c.Eqs {
+			pos[e] = k
+		}
+		var touching []int
+		cols := map[int][2][]float64{}
+		for a := range units {
+			cn, ct, on := make([]float64, nb), make([]float64, nb), false
+			for _, e := range units[a].Entries {
+				if e.Body == body {
+					k := pos[e.Eq]
+					for i := range nb {
+						cn[i] += e.N * c.C[k*nb+i]
+						ct[i] += e.T * c.C[k*nb+i]
+					}
+					on = true
+				}
+			}
+			if on {
+				touching, cols[a] = append(touching, a), [2][]float64{cn, ct}
+			}
+		}
+		for _, b := range touching {
+			for _, e := range units[b].Entries {
+				if e.Body != body {
+					continue
+				}
+				k := pos[e.Eq]
+				for _, a := range touching {
+					cn, ct := cols[a][0][k], cols[a][1][k]
+					blk := &want[b*n+a]
+					blk[0] += e.N * cn
+					blk[1] += e.N * ct
+					blk[2] += e.T * cn
+					blk[3] += e.T * ct
+				}
+			}
+		}
+	}
+	d, err := NewDelassus(comps...)
+	require.NoError(t, err)
+	W, err := d.Build(units)
+	require.NoError(t, err)
+	require.IsType(t, &signorini.BlockSparse{}, W)
+	x := make([]float64, 2*n)
+	for a := range n {
+		for c := range 2 {
+			x[2*a+c] = 1
+			for b := range n {
+				var got [2]float64
+				if a == b {
+					dg := W.Diag(b)
+					got = [2]float64{dg[c], dg[2+c]}
+				} else {
+					got[0], got[1] = W.OffDiag(b, x)
+				}
+				w := want[b*n+a]
+				require.Equal(t, [2]float64{w[c], w[2+c]}, got, "W[%d][%d], column %d", b, a, c)
+			}
+			x[2*a+c] = 0
+		}
+	}
+}
