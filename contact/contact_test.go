@@ -154,6 +154,34 @@ func TestTangentialVelocity(t *testing.T) {
 	}
 }
 
+// TestVelocitiesAreVelocityTwice: the one-pass velocities at two fields,
+// which the step uses for a unit's velocity at the start and its free one,
+// are Velocity's at each, to the bit (a step's history must not move by
+// their order), with an obstacle's rigid term added once to each.
+func TestVelocitiesAreVelocityTwice(t *testing.T) {
+	for _, kind := range []mesh.Kind{mesh.Q4, mesh.Q8} {
+		d, sides := twoBlocks(t, kind, Nodal)
+		rng := rand.New(rand.NewPCG(5, 7))
+		field := func() [][]float64 {
+			return [][]float64{randomField(rng, sides[0].DOFs.N(), 1), randomField(rng, sides[1].DOFs.N(), 1)}
+		}
+		v, w := field(), field()
+		units, _, err := d.Detect(Config{})
+		require.NoError(t, err)
+		require.NotEmpty(t, units)
+		for k := range units {
+			u := &units[k]
+			u.Rigid = [2]float64{0.25 * float64(k), -0.5}
+			Uv, Uw := u.Velocities(v, w)
+			assert.Equal(t, u.Velocity(v), Uv, "%v unit %d at v", kind, k)
+			assert.Equal(t, u.Velocity(w), Uw, "%v unit %d at w", kind, k)
+			nv, nw := u.NormalVelocities(v, w)
+			assert.Equal(t, Uv[0], nv, "%v unit %d: normal at v", kind, k)
+			assert.Equal(t, Uw[0], nw, "%v unit %d: normal at w", kind, k)
+		}
+	}
+}
+
 // TestReactionBasis: the F_j are non-negative and sum to one on both edge
 // kinds (P_ij may still be negative on 3-node edges, where E_i changes sign).
 func TestReactionBasis(t *testing.T) {

@@ -194,6 +194,33 @@ func (u *Unit) Velocity(v [][]float64) [2]float64 {
 	return U
 }
 
+// Velocities is Velocity(v) and Velocity(w), the same sums in one pass
+// over the entries: a step asks every unit its velocity at the start and
+// its free one, twice (the impact checks, the problem), and the two passes
+// cost a pile 6 % of its step.
+func (u *Unit) Velocities(v, w [][]float64) (Uv, Uw [2]float64) {
+	Uv, Uw = u.Rigid, u.Rigid
+	for _, e := range u.Entries {
+		x, y := v[e.Body][e.Eq], w[e.Body][e.Eq]
+		Uv[0] += e.N * x
+		Uv[1] += e.T * x
+		Uw[0] += e.N * y
+		Uw[1] += e.T * y
+	}
+	return Uv, Uw
+}
+
+// NormalVelocities is the normal components of Velocities(v, w): the
+// impact checks at a step's start ask them of every unit that touches.
+func (u *Unit) NormalVelocities(v, w [][]float64) (Uv, Uw float64) {
+	Uv, Uw = u.Rigid[0], u.Rigid[0]
+	for _, e := range u.Entries {
+		Uv += e.N * v[e.Body][e.Eq]
+		Uw += e.N * w[e.Body][e.Eq]
+	}
+	return Uv, Uw
+}
+
 // AddImpulse adds H~' P, the generalised impulse of the unit's impulse
 // P = (P_N, P_T), to the bodies' free vectors r[body].
 func (u *Unit) AddImpulse(r [][]float64, P [2]float64) {

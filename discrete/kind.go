@@ -143,15 +143,14 @@ func (p source) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]co
 	return start, false, nil
 }
 
-func (p source) Law(u *contact.Unit) kind.Law {
+func (p source) Law(u *contact.Unit, l *kind.Law) {
 	c := p.sys.ContactOf(u.Key)
 	comp, _ := p.sys.Of(u.Key.Node)
-	l := kind.Law{Law: c.Law, Restitution: c.Restitution, TangentialRestitution: contact.Tangential(c.Restitution, c.TangentialRestitution),
+	*l = kind.Law{Law: c.Law, Restitution: c.Restitution, TangentialRestitution: contact.Tangential(c.Restitution, c.TangentialRestitution),
 		Cohesion: c.Cohesion, Exact: c.Side == nil && p.sys.Free(comp)}.Sized(p.sys.Size(u.Key))
 	if c.Obstacle != nil {
 		l.Motion = c.Obstacle.MotionIn(contact.Config{Driven: p.at.Driven})
 	}
-	return l
 }
 
 // ID is the contact, the mass and the obstacle's face.

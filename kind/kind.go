@@ -92,8 +92,10 @@ type Source interface {
 	// a source whose units do not follow the prediction returns start
 	// unchanged and false.
 	AtEnd(cfg contact.Config, start []contact.Unit, t float64) (units []contact.Unit, deep bool, err error)
-	// Law is the unit's law, read once a step.
-	Law(u *contact.Unit) Law
+	// Law sets *dst to the unit's law, read once a step into the step's
+	// storage (returned by value, the law's copies cost as much as
+	// making it: a third of reading a pile's laws).
+	Law(u *contact.Unit, dst *Law)
 	// ID is the unit's identity across steps (its Source left 0: the
 	// step sets it).
 	ID(k contact.Key) ID

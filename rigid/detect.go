@@ -383,8 +383,7 @@ func (s *System) touchable(i, j int) bool {
 	if s.Bodies[i].Driven() && s.Bodies[j].Driven() {
 		return false
 	}
-	_, ok := s.RuleOf(i, j)
-	return ok
+	return s.ruleOf(i, j) != nil
 }
 
 // narrow appends the contact points of items i and j, as touches of their
@@ -430,7 +429,7 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 func (s *System) unit(t touch, base int) contact.Unit {
 	n := t.n
 	tg := [2]float64{-n[1], n[0]}
-	rule, _ := s.RuleOf(t.a, t.b)
+	rule := s.ruleOf(t.a, t.b)
 	u := contact.Unit{
 		Key: contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b, Reverse: t.image},
 		X:   t.p, N: n, T: tg, Gap: t.gap, Weight: 1, Mu: rule.Mu, MuDynamic: contact.Dynamic(rule.Mu, rule.MuDynamic),
@@ -469,12 +468,6 @@ func (s *System) rolls(i, j int) bool {
 	_, iDisk := s.Bodies[i].Shape.(Disk)
 	_, jDisk := s.Bodies[j].Shape.(Disk)
 	return iDisk || jDisk
-}
-
-// RuleOfUnit returns the rule of a unit that Detect returned.
-func (s *System) RuleOfUnit(k contact.Key) Rule {
-	r, _ := s.RuleOf(k.A, k.B)
-	return r
 }
 
 // Size is the smaller radius of a unit's two bodies: the length to which

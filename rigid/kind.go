@@ -161,16 +161,16 @@ func (r source) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]co
 	return start, false, nil
 }
 
-func (r source) Law(u *contact.Unit) kind.Law {
-	rule := r.sys.RuleOfUnit(u.Key)
-	return kind.Law{Law: rule.Law, Motion: r.sys.Bodies[u.Key.B].Motion, Restitution: rule.Restitution,
+func (r source) Law(u *contact.Unit, dst *kind.Law) {
+	rule := r.sys.ruleOf(u.Key.A, u.Key.B)
+	*dst = kind.Law{Law: rule.Law, Motion: r.sys.Bodies[u.Key.B].Motion, Restitution: rule.Restitution,
 		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Cohesion: rule.Cohesion, Exact: true,
 		Rolling: r.rollingOf(rule, u)}.Sized(r.sys.Size(u.Key))
 }
 
 // rollingOf is a unit's rolling resistance: its rule's, where a disk
 // touches.
-func (r source) rollingOf(rule Rule, u *contact.Unit) float64 {
+func (r source) rollingOf(rule *Rule, u *contact.Unit) float64 {
 	if rule.Rolling == 0 || !r.sys.rolls(u.Key.A, u.Key.B) {
 		return 0
 	}

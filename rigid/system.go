@@ -197,11 +197,20 @@ func (s *System) SetPeriod(x0, x1 float64) error {
 // RuleOf returns the rule between bodies i and j, or false when they do not
 // touch.
 func (s *System) RuleOf(i, j int) (Rule, bool) {
-	k := s.rule[s.group[i]][s.group[j]]
-	if k < 0 {
-		return Rule{}, false
+	if r := s.ruleOf(i, j); r != nil {
+		return *r, true
 	}
-	return s.rules[k], true
+	return Rule{}, false
+}
+
+// ruleOf is RuleOf by pointer, nil where none: the step reads a unit's
+// rule twice (its unit, its law), and a Rule's copy, with its stores
+// read back at once, cost as much as the rest of the law.
+func (s *System) ruleOf(i, j int) *Rule {
+	if k := s.rule[s.group[i]][s.group[j]]; k >= 0 {
+		return &s.rules[k]
+	}
+	return nil
 }
 
 func (b *Body) kinetic(v [3]float64) float64 {

@@ -177,7 +177,7 @@ func (s *Simulation) impactOn(units []contact.Unit, law impactTerms, d *Delassus
 
 // arriving sets unit a's law to an impact inside the step when it is
 // one (impact.go), and reports whether it is.
-func (s *Simulation) arriving(a int, u *contact.Unit, ul kind.Law, g float64, uf [2]float64, pred bool, h, th float64) bool {
+func (s *Simulation) arriving(a int, u *contact.Unit, ul *kind.Law, g float64, uf [2]float64, pred bool, h, th float64) bool {
 	w := &s.work
 	if !ul.Exact || pred || th != 0.5 || w.noArrival {
 		return false
@@ -396,13 +396,13 @@ func (s *Simulation) impactNow(k *step) error {
 		if ul.Motion != nil {
 			rigid1 = u.RigidEnd(ul.Motion.Velocity(k.t + k.h))
 		}
-		u0, uf := u.Velocity(k.v0), u.Velocity(k.vfree)
-		acc := (uf[0] + rigid1[0] - u.Rigid[0] - u0[0]) / k.h
-		if !mayArrive(0, u0[0], acc, k.h) {
+		u0, uf := u.NormalVelocities(k.v0, k.vfree)
+		acc := (uf + rigid1[0] - u.Rigid[0] - u0) / k.h
+		if !mayArrive(0, u0, acc, k.h) {
 			continue
 		}
 		amax := largestAcceleration(u, &s.work, u.Rigid, rigid1, k.h)
-		if _, ok := arrival(0, u0[0], acc, amax, k.h); ok {
+		if _, ok := arrival(0, u0, acc, amax, k.h); ok {
 			seeds = append(seeds, a)
 		}
 	}

@@ -112,12 +112,17 @@ func slides(st signorini.Status, ut, tol float64) bool {
 // at mu_dynamic after stopping). One that sticks at mu_dynamic sticks at
 // mu too: its solution holds the static law as it is.
 func (s *Simulation) frictionChanged(p *signorini.Problem, units []contact.Unit, res *signorini.Result) int {
-	tol := slipTol(p, res.U, s.work.uf)
+	// slipTol's, a pass over every unit, taken at the first unit at its
+	// dynamic coefficient: a pile with none does not pay it.
+	tol := math.NaN()
 	changed := 0
 	for a := range units {
 		u := &units[a]
 		if u.MuDynamic == u.Mu || p.Mu[a] != u.MuDynamic {
 			continue
+		}
+		if math.IsNaN(tol) {
+			tol = slipTol(p, res.U, s.work.uf)
 		}
 		ut := res.U[2*a+1]
 		if math.Abs(ut) > tol && (ut > 0) != s.work.last[a].forward {

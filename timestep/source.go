@@ -157,13 +157,13 @@ func (p *pairSource) AtEnd(cfg contact.Config, start []contact.Unit, t float64) 
 	return p.moved, true, nil
 }
 
-func (p *pairSource) Law(u *contact.Unit) kind.Law {
+func (p *pairSource) Law(u *contact.Unit, l *kind.Law) {
 	pair := p.det.Pairs[u.Key.Pair]
 	// No slop: a finite-element unit's gap is measured again about the
 	// predicted end where the step leaves it deep, and a slop there moved
 	// the colliding blocks' exit velocity by up to 0.03 m/s (T6, pairing).
 	th := pair.Candidate.Thickness()
-	l := kind.Law{Law: pair.Law, Reach: kind.PushReach * u.Weight * u.Weight / th, Cohesion: pair.Cohesion, Bond: kind.Slop * u.Weight * u.Weight / th}
+	*l = kind.Law{Law: pair.Law, Reach: kind.PushReach * u.Weight * u.Weight / th, Cohesion: pair.Cohesion, Bond: kind.Slop * u.Weight * u.Weight / th}
 	if u.Key.Reverse {
 		l.Reach = 0 // found already inside: held, see contact.Detect
 	}
@@ -174,7 +174,6 @@ func (p *pairSource) Law(u *contact.Unit) kind.Law {
 		l.Cohesion = 0
 	}
 	l.Motion = p.motion(u.Key.Pair)
-	return l
 }
 
 // ID is the unit's candidate node, and which of its units in a valley: the

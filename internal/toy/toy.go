@@ -170,7 +170,9 @@ func (s source) AtEnd(_ contact.Config, start []contact.Unit, _ float64) ([]cont
 	return start, false, nil
 }
 
-func (s source) Law(*contact.Unit) kind.Law    { return kind.Law{Law: contact.Positional}.Sized(s.b.R) }
+func (s source) Law(_ *contact.Unit, l *kind.Law) {
+	*l = kind.Law{Law: contact.Positional}.Sized(s.b.R)
+}
 func (s source) ID(k contact.Key) kind.ID      { return kind.ID{Node: k.Node} }
 func (s source) Body(k contact.Key) int        { return s.base + k.Node }
 func (s source) Thickness(contact.Key) float64 { return 1 }
