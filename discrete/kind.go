@@ -143,7 +143,14 @@ func (p source) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]co
 	return start, false, nil
 }
 
-func (p source) Law(u *contact.Unit, l *kind.Law) {
+func (p source) Laws(units []contact.Unit, laws []kind.Law, ids []kind.ID) {
+	for i := range units {
+		p.law(&units[i], &laws[i])
+		ids[i] = p.id(units[i].Key)
+	}
+}
+
+func (p source) law(u *contact.Unit, l *kind.Law) {
 	c := p.sys.ContactOf(u.Key)
 	comp, _ := p.sys.Of(u.Key.Node)
 	*l = kind.Law{Law: c.Law, Restitution: c.Restitution, TangentialRestitution: contact.Tangential(c.Restitution, c.TangentialRestitution),
@@ -153,8 +160,8 @@ func (p source) Law(u *contact.Unit, l *kind.Law) {
 	}
 }
 
-// ID is the contact, the mass and the obstacle's face.
-func (p source) ID(k contact.Key) kind.ID {
+// id is the contact, the mass and the obstacle's face.
+func (p source) id(k contact.Key) kind.ID {
 	return kind.ID{Pair: k.Pair, Node: k.Node, A: k.Edge}
 }
 

@@ -92,13 +92,12 @@ type Source interface {
 	// a source whose units do not follow the prediction returns start
 	// unchanged and false.
 	AtEnd(cfg contact.Config, start []contact.Unit, t float64) (units []contact.Unit, deep bool, err error)
-	// Law sets *dst to the unit's law, read once a step into the step's
-	// storage (returned by value, the law's copies cost as much as
-	// making it: a third of reading a pile's laws).
-	Law(u *contact.Unit, dst *Law)
-	// ID is the unit's identity across steps (its Source left 0: the
-	// step sets it).
-	ID(k contact.Key) ID
+	// Laws sets laws[i] to units[i]'s law and ids[i] to its identity
+	// across steps (its Source left 0: the step sets it), read once a step
+	// into the step's storage: a call a unit, with the law returned by
+	// value, cost as much as making them (two thirds of reading a pile's
+	// laws).
+	Laws(units []contact.Unit, laws []Law, ids []ID)
 	// Body is the global index of the body the unit's node belongs to:
 	// the body its force acts on.
 	Body(k contact.Key) int

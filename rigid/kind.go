@@ -161,7 +161,14 @@ func (r source) AtEnd(cfg contact.Config, start []contact.Unit, t float64) ([]co
 	return start, false, nil
 }
 
-func (r source) Law(u *contact.Unit, dst *kind.Law) {
+func (r source) Laws(units []contact.Unit, laws []kind.Law, ids []kind.ID) {
+	for i := range units {
+		r.law(&units[i], &laws[i])
+		ids[i] = r.id(units[i].Key)
+	}
+}
+
+func (r source) law(u *contact.Unit, dst *kind.Law) {
 	rule := r.sys.ruleOf(u.Key.A, u.Key.B)
 	*dst = kind.Law{Law: rule.Law, Motion: r.sys.Bodies[u.Key.B].Motion, Restitution: rule.Restitution,
 		TangentialRestitution: contact.Tangential(rule.Restitution, rule.TangentialRestitution), Cohesion: rule.Cohesion, Exact: true,
@@ -196,9 +203,9 @@ func (r source) Roll(u *contact.Unit, dst []contact.Entry) []contact.Entry {
 	return dst
 }
 
-// ID is the two bodies, the candidate's feature and whether it is an
+// id is the two bodies, the candidate's feature and whether it is an
 // image across the periodic cell.
-func (r source) ID(k contact.Key) kind.ID {
+func (r source) id(k contact.Key) kind.ID {
 	return kind.ID{Node: k.Node, A: k.A, B: k.B, Reverse: k.Reverse}
 }
 

@@ -108,9 +108,9 @@ func (s *Simulation) lawsOf(k *step) {
 	w := &s.work
 	w.laws, w.ids = reuse.Zeroed(w.laws, len(k.units)), reuse.Zeroed(w.ids, len(k.units))
 	for j, src := range s.sources {
-		for a := k.from[j]; a < k.from[j+1]; a++ {
-			src.Law(&k.units[a], &w.laws[a])
-			w.ids[a] = src.ID(k.units[a].Key)
+		lo, hi := k.from[j], k.from[j+1]
+		src.Laws(k.units[lo:hi], w.laws[lo:hi], w.ids[lo:hi])
+		for a := lo; a < hi; a++ {
 			w.ids[a].Source = j
 		}
 	}

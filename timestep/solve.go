@@ -145,11 +145,14 @@ func certify(p *signorini.Problem, res *signorini.Result, stats *StepStats) {
 func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rigid1 [][2]float64, active, push []bool, th float64, stats *StepStats) {
 	s.work.v1 = s.velocitiesTo(s.work.v1)
 	v1 := s.work.v1
-	s.contacts = s.contacts[:0]
+	// Each state made in place: a copy of one, 200 bytes, cost a pile 1 %
+	// of its step.
+	s.contacts = reuse.Zeroed(s.contacts, len(units))
 	for a := range units {
 		u := &units[a]
 		src := s.sourceOf(a)
-		cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
+		cs := &s.contacts[a]
+		*cs = ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
 			Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
 		if len(s.bonded) > 0 {
 			cs.Bonded = s.bonded[s.idOf(a)]
@@ -192,7 +195,6 @@ func (s *Simulation) record(units []contact.Unit, res *signorini.Result, u0, rig
 		default:
 			stats.Slide++
 		}
-		s.contacts = append(s.contacts, cs)
 	}
 	if res != nil {
 		stats.FrictionWork += s.rollWork(units, res, v1, th)

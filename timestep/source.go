@@ -157,7 +157,14 @@ func (p *pairSource) AtEnd(cfg contact.Config, start []contact.Unit, t float64) 
 	return p.moved, true, nil
 }
 
-func (p *pairSource) Law(u *contact.Unit, l *kind.Law) {
+func (p *pairSource) Laws(units []contact.Unit, laws []kind.Law, ids []kind.ID) {
+	for i := range units {
+		p.law(&units[i], &laws[i])
+		ids[i] = p.id(units[i].Key)
+	}
+}
+
+func (p *pairSource) law(u *contact.Unit, l *kind.Law) {
 	pair := p.det.Pairs[u.Key.Pair]
 	// No slop: a finite-element unit's gap is measured again about the
 	// predicted end where the step leaves it deep, and a slop there moved
@@ -176,9 +183,9 @@ func (p *pairSource) Law(u *contact.Unit, l *kind.Law) {
 	l.Motion = p.motion(u.Key.Pair)
 }
 
-// ID is the unit's candidate node, and which of its units in a valley: the
+// id is the unit's candidate node, and which of its units in a valley: the
 // antagonist edge changes while it slides.
-func (p *pairSource) ID(k contact.Key) kind.ID {
+func (p *pairSource) id(k contact.Key) kind.ID {
 	return kind.ID{Pair: k.Pair, Node: k.Node, Reverse: k.Reverse, Valley: k.Valley}
 }
 

@@ -170,10 +170,12 @@ func (s source) AtEnd(_ contact.Config, start []contact.Unit, _ float64) ([]cont
 	return start, false, nil
 }
 
-func (s source) Law(_ *contact.Unit, l *kind.Law) {
-	*l = kind.Law{Law: contact.Positional}.Sized(s.b.R)
+func (s source) Laws(units []contact.Unit, laws []kind.Law, ids []kind.ID) {
+	for i := range units {
+		laws[i], ids[i] = kind.Law{Law: contact.Positional}.Sized(s.b.R), kind.ID{Node: units[i].Key.Node}
+	}
 }
-func (s source) ID(k contact.Key) kind.ID      { return kind.ID{Node: k.Node} }
+
 func (s source) Body(k contact.Key) int        { return s.base + k.Node }
 func (s source) Thickness(contact.Key) float64 { return 1 }
 func (s source) Reverse(contact.Key) bool      { return false }
