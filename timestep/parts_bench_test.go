@@ -15,9 +15,10 @@ import (
 // steps: the detection (with the laws), the checks of impacts at the
 // step's start, reading the units' laws, building the problem (free
 // velocities, shifts, the impact forecast, W), building W alone, and the
-// certificate. Each is a part of the 2.7 CPU ms of a step (issue 58,
-// 2026-11-28: 0.63, 0.15, 0.19, 0.83 of which W 0.49, and 0.04 ms, about
-// 2 000 units; the detection was 1.1 ms before the broad phase kept its
+// certificate. Each is a part of the 2.0 CPU ms of a step (issue 58,
+// 2026-11-28, about 2 000 units: 0.47, 0.064, 0.050, 0.59 of which W 0.35,
+// and 0.040 ms; in a 2.7 ms step before, 0.63, 0.15, 0.19, 0.83 of which W
+// 0.49, and 0.04; the detection was 1.1 ms before the broad phase kept its
 // pairs and the units their slice):
 //
 //	go test -run '^$' -bench StepParts ./timestep/
