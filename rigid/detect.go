@@ -26,6 +26,7 @@ type detectWork struct {
 	keys    []uint64 // pairs packed for sorting
 	near    nearPairs
 	touches []touch
+	order   []int32 // the touches' indices in the units' order
 	units   []contact.Unit
 	entries []contact.Entry
 }
@@ -60,13 +61,20 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 				s.Bodies[t.a].Name, s.Bodies[t.b].Name, -t.gap, t.p[0], t.p[1], s.alert)
 		}
 	}
-	slices.SortStableFunc(w.touches, func(x, y touch) int {
+	// The touches' order, sorted stably as indices: the sort moved the
+	// 128-byte touches themselves, 6 % of a pile's step.
+	w.order = w.order[:0]
+	for k := range w.touches {
+		w.order = append(w.order, int32(k))
+	}
+	slices.SortStableFunc(w.order, func(i, j int32) int {
+		x, y := &w.touches[i], &w.touches[j]
 		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb))
 	})
 	w.entries = slices.Grow(w.entries[:0], 6*len(w.touches))[:0]
 	w.units = w.units[:0]
-	for _, t := range w.touches {
-		w.units = append(w.units, s.unit(t, base))
+	for _, k := range w.order {
+		w.units = append(w.units, s.unit(&w.touches[k], base))
 	}
 	return w.units, nil
 }
@@ -426,7 +434,7 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 // gap x P_T); the normal velocity is that of the two material points to
 // first order, since moving a lever arm along n changes only the
 // tangential one.
-func (s *System) unit(t touch, base int) contact.Unit {
+func (s *System) unit(t *touch, base int) contact.Unit {
 	n := t.n
 	tg := [2]float64{-n[1], n[0]}
 	rule := s.ruleOf(t.a, t.b)

@@ -330,3 +330,72 @@ func TestNearPairsKeepTheBroadPhase(t *testing.T) {
 	assert.Less(t, renewals, 60, "the pairs are found again only when a body moved by the margin")
 	assert.Greater(t, renewals, 8)
 }
+
+// TestDetectOrdersItsUnits: Detect returns its units in the order of
+// (candidate, antagonist, candidate's feature, antagonist's feature), a
+// driven body never the candidate, whatever order the pairs and their
+// points come in: squares side by side on a fixed floor listed first (so
+// that its pairs come swapped), each held at two corners, disks on them
+// and between them, and a square leaning on its neighbour, whose corners
+// come from both sides. The step's order of units, and so its sweeps and
+// W, rest on it.
+func TestDetectOrdersItsUnits(t *testing.T) {
+	floorShape, err := Rectangle(10, 1)
+	require.NoError(t, err)
+	floor, err := NewBody("floor", floorShape, [2]float64{0, -0.5}, 0)
+	require.NoError(t, err)
+	floor.Motion = contact.Fixed{}
+	bodies := []*Body{floor}
+	sq, err := Rectangle(1, 1)
+	require.NoError(t, err)
+	for k := range 4 {
+		b, err := NewBody(fmt.Sprint("square", k), sq, [2]float64{float64(k) * 1.0005, 0.5}, 1000)
+		require.NoError(t, err)
+		bodies = append(bodies, b)
+	}
+	for k := range 3 {
+		b, err := NewBody(fmt.Sprint("disk", k), Disk{R: 0.25}, [2]float64{float64(k)*1.0005 + 0.5, 1.2501}, 1000)
+		require.NoError(t, err)
+		bodies = append(bodies, b)
+	}
+	lean, err := NewBody("leaning", sq, [2]float64{4.027, 0.5245}, 1000)
+	require.NoError(t, err)
+	lean.Q[2] = 0.05
+	bodies = append(bodies, lean)
+	// The bodies again in reverse, but the floor: a candidate's index is
+	// then below or above its antagonist's.
+	for k := len(bodies) - 1; k >= 1; k-- {
+		b := *bodies[k]
+		b.Name += "'"
+		b.Q[1] += 20
+		bodies = append(bodies, &b)
+	}
+	floor2, err := NewBody("floor2", floorShape, [2]float64{0, 19.5}, 0)
+	require.NoError(t, err)
+	floor2.Motion = contact.Fixed{}
+	bodies = append(bodies, floor2)
+	s, err := NewSystem(bodies, []Rule{{Mu: 0.5}}, 0.01)
+	require.NoError(t, err)
+	units, err := s.Detect(0)
+	require.NoError(t, err)
+	require.Greater(t, len(units), 30)
+	swapped := 0
+	for k, u := range units {
+		assert.False(t, bodies[u.Key.A].Driven(), "unit %d: a driven candidate %q", k, bodies[u.Key.A].Name)
+		if u.Key.B < u.Key.A {
+			swapped++
+		}
+		if k == 0 {
+			continue
+		}
+		p := units[k-1].Key
+		order := [][2]int{{p.A, u.Key.A}, {p.B, u.Key.B}, {p.Node, u.Key.Node}, {p.Edge, u.Key.Edge}}
+		for _, o := range order {
+			if o[0] != o[1] {
+				assert.Less(t, o[0], o[1], "unit %d (%+v) after %+v", k, u.Key, p)
+				break
+			}
+		}
+	}
+	assert.Greater(t, swapped, 5, "pairs whose candidate's index is above its antagonist's")
+}
