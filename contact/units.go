@@ -196,8 +196,8 @@ func (u *Unit) Velocity(v [][]float64) [2]float64 {
 
 // Velocities is Velocity(v) and Velocity(w), the same sums in one pass
 // over the entries: a step asks every unit its velocity at the start and
-// its free one, twice (the impact checks, the problem), and the two passes
-// cost a pile 6 % of its step.
+// its free one together (the problem), where two passes read the entries
+// twice.
 func (u *Unit) Velocities(v, w [][]float64) (Uv, Uw [2]float64) {
 	Uv, Uw = u.Rigid, u.Rigid
 	for _, e := range u.Entries {
