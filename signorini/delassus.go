@@ -134,6 +134,15 @@ func (w *BlockSparse) SetPattern(ptr, col []int) error {
 	return nil
 }
 
+// Zero sets every stored block to zero and keeps the pattern: a W built
+// every step on contacts coupled as the last step's (a pile at rest)
+// skips SetPattern's check of the pattern it holds, 2.5 % of a pile's
+// step.
+func (w *BlockSparse) Zero() {
+	clear(w.Blocks)
+	clear(w.diag)
+}
+
 // Block returns the stored block W_ab (row-major), or nil when the
 // pattern has none there.
 func (w *BlockSparse) Block(a, b int) *[4]float64 {

@@ -10,7 +10,7 @@ import (
 
 // TestSetPattern: a pattern set on a W gives each stored block its own
 // storage, found by Block (nil where the pattern has none), zeroed when
-// the W is set again on another pattern; patterns that are not sorted,
+// the W is set again on another pattern or zeroed on its own; patterns that are not sorted,
 // distinct, in range and off the diagonal are refused.
 func TestSetPattern(t *testing.T) {
 	var w signorini.BlockSparse
@@ -25,6 +25,11 @@ func TestSetPattern(t *testing.T) {
 	un, _ := w.OffDiag(2, []float64{1, 0, 1, 0, 1, 0})
 	assert.Equal(t, 21.0+22.0, un, "row 2's off-diagonal blocks, not its diagonal")
 	assert.Equal(t, 23.0, w.Diag(2)[0])
+
+	w.Zero()
+	assert.Equal(t, [4]float64{}, *w.Block(2, 1), "blocks zeroed, the pattern kept")
+	assert.Equal(t, [4]float64{}, w.Diag(2), "diagonal zeroed, the pattern kept")
+	assert.Nil(t, w.Block(1, 2), "still not in the pattern")
 
 	require.NoError(t, w.SetPattern([]int{0, 1, 2}, []int{1, 0}))
 	assert.Equal(t, [4]float64{}, *w.Block(0, 1), "blocks zeroed on a new pattern")

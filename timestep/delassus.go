@@ -21,16 +21,20 @@ type Compliance = kind.Compliance
 // uses every step, and what a caller with a static problem (compliance
 // from a stiffness factor) uses the same way.
 type Delassus struct {
-	comps []Compliance
-	pos   [][]int // per body: equation -> index in Eqs, or -1
+	comps    []Compliance
+	pos      [][]int // per body: equation -> index in Eqs, or -1
+	diagonal []bool  // per body: C has only zeros off its diagonal
 
 	touching [][]int   // per body: the units with an entry on it
 	cols     []float64 // the columns C h_a of one body's units
 	mark     []int     // per unit: the last unit that counted it as a neighbour
-	blocks   []*[4]float64
-	small    []smallRow // fillSmall's rows and columns, one per unit
-	dense    signorini.Dense
-	sparse   signorini.BlockSparse
+	// rows are, body by body, W's blocks at the pairs of the units
+	// touching it (fill's rows); at is the next body's first.
+	rows   []*[4]float64
+	at     int
+	small  []smallRow // fillSmall's rows and columns, one per unit
+	dense  signorini.Dense
+	sparse signorini.BlockSparse
 
 	// bodies lists, unit by unit, the bodies of the units of the last
 	// Build (each unit's ended by -1), next those of this one; patterned
@@ -61,8 +65,22 @@ func NewDelassus(comps ...Compliance) (*Delassus, error) {
 			pos[e] = k
 		}
 		d.pos = append(d.pos, pos)
+		d.diagonal = append(d.diagonal, isDiagonal(c.C, len(c.Eqs)))
 	}
 	return d, nil
+}
+
+// isDiagonal reports whether the n x n matrix c has only zeros off its
+// diagonal (a rigid body's or a point mass's compliance).
+func isDiagonal(c []float64, n int) bool {
+	for k := range n {
+		for i := range n {
+			if i != k && c[k*n+i] != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // known reports whether the entry's equation has a compliance: its body
@@ -78,56 +96,64 @@ func (d *Delassus) known(e contact.Entry) bool {
 // Build, which reuses its storage.
 func (d *Delassus) Build(units []contact.Unit) (signorini.Delassus, error) {
 	n := len(units)
-	for b := range d.touching {
-		d.touching[b] = d.touching[b][:0]
-	}
-	for a := range units {
-		for _, e := range units[a].Entries {
-			if !d.known(e) {
-				return nil, fmt.Errorf("timestep: contact unit %d (pair %d, node %d): equation %d of body %d has no compliance", a, units[a].Key.Pair, units[a].Key.Node, e.Eq, e.Body)
-			}
-			if t := d.touching[e.Body]; len(t) == 0 || t[len(t)-1] != a {
-				d.touching[e.Body] = append(t, a)
-			}
-		}
+	if err := d.index(units); err != nil {
+		return nil, err
 	}
 	// Units on the same bodies as the last Build's have its pattern (a
 	// pile at rest, most steps of a deposit): W's blocks are only zeroed.
-	same := d.sameBodies(units) && d.patterned
+	same := d.sameBodies() && d.patterned
 	d.patterned = false
 	if !same && d.mostlyCoupled(units) {
 		d.dense = signorini.Dense{N: n, Data: reuse.Zeroed(d.dense.Data, 4*n*n)}
-		d.fill(units, &d.dense, nil)
+		d.fill(units, &d.dense, nil, false)
 		return &d.dense, nil
 	}
-	ptr, col := d.sparse.Ptr, d.sparse.Col
-	if !same { // built into the storage of the last one
-		ptr, col = reuse.Zeroed(d.sparse.Ptr, n+1), d.sparse.Col[:0]
+	if same {
+		d.sparse.Zero()
+	} else { // built into the storage of the last one
+		ptr, col := reuse.Zeroed(d.sparse.Ptr, n+1), d.sparse.Col[:0]
 		_, col = d.neighbours(units, ptr, col)
+		if err := d.sparse.SetPattern(ptr, col); err != nil {
+			return nil, fmt.Errorf("timestep: %w", err)
+		}
 	}
-	if err := d.sparse.SetPattern(ptr, col); err != nil {
-		return nil, fmt.Errorf("timestep: %w", err)
-	}
-	d.fill(units, nil, &d.sparse)
+	d.fill(units, nil, &d.sparse, same)
 	d.patterned = true
 	return &d.sparse, nil
 }
 
-// sameBodies reports whether the units have the bodies, unit by unit and
-// in the order of their entries, that the last Build's had: their
-// touching lists, neighbours and W's pattern are then the same.
-func (d *Delassus) sameBodies(units []contact.Unit) bool {
+// index lists the units touching each body, and in next the units'
+// bodies, unit by unit in the order of their entries, in one pass over
+// the entries; it reports an entry without a compliance.
+func (d *Delassus) index(units []contact.Unit) error {
+	for b := range d.touching {
+		d.touching[b] = d.touching[b][:0]
+	}
 	d.next = d.next[:0]
 	for a := range units {
 		last := -1
 		for _, e := range units[a].Entries {
-			if e.Body != last { // a body's entries follow each other
-				last = e.Body
-				d.next = append(d.next, last)
+			if !d.known(e) {
+				return fmt.Errorf("timestep: contact unit %d (pair %d, node %d): equation %d of body %d has no compliance", a, units[a].Key.Pair, units[a].Key.Node, e.Eq, e.Body)
+			}
+			if e.Body == last { // a body's entries follow each other
+				continue
+			}
+			last = e.Body
+			d.next = append(d.next, last)
+			if t := d.touching[last]; len(t) == 0 || t[len(t)-1] != a {
+				d.touching[last] = append(t, a)
 			}
 		}
 		d.next = append(d.next, -1)
 	}
+	return nil
+}
+
+// sameBodies reports whether the units indexed have the bodies, unit by
+// unit and in the order of their entries, that the last Build's had:
+// their touching lists, neighbours and W's pattern are then the same.
+func (d *Delassus) sameBodies() bool {
 	same := slices.Equal(d.next, d.bodies)
 	d.bodies, d.next = d.next, d.bodies
 	return same
@@ -202,13 +228,17 @@ func addScaled(cn, ct []float64, n, t float64, row []float64) {
 }
 
 // fill adds every body's H~_b' C H~_a into W, dense or sparse (the other
-// is nil).
-func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *signorini.BlockSparse) {
+// is nil); kept says the sparse W has the last one's pattern.
+func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *signorini.BlockSparse, kept bool) {
 	m := 2 * len(units)
+	d.at = 0
+	if !kept {
+		d.rows = d.rows[:0]
+	}
 	for body, touching := range d.touching {
 		c := d.comps[body]
 		nb := len(c.Eqs)
-		if sparse != nil && nb <= 3 && d.fillSmall(units, body, touching, sparse) {
+		if sparse != nil && nb <= 3 && d.fillSmall(units, body, touching, sparse, kept) {
 			continue
 		}
 		if need := 2 * nb * len(touching); cap(d.cols) < need {
@@ -232,12 +262,11 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 				addScaled(cn, ct, e.N, e.T, c.C[k*nb:(k+1)*nb])
 			}
 		}
-		d.blocks = reuse.Zeroed(d.blocks, len(touching))
-		blocks := d.blocks
-		for _, b := range touching {
-			if sparse != nil {
-				sparse.RowBlocks(b, touching, blocks)
-			}
+		var rows []*[4]float64
+		if sparse != nil {
+			rows = d.rowsOf(sparse, touching, kept)
+		}
+		for j, b := range touching {
 			for _, e := range units[b].Entries {
 				if e.Body != body {
 					continue
@@ -256,7 +285,7 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 						dense.Data[r1+1] += w[3]
 						continue
 					}
-					blk := blocks[i]
+					blk := rows[j*len(touching)+i]
 					blk[0], blk[1], blk[2], blk[3] = blk[0]+w[0], blk[1]+w[1], blk[2]+w[2], blk[3]+w[3]
 				}
 			}
@@ -264,10 +293,48 @@ func (d *Delassus) fill(units []contact.Unit, dense *signorini.Dense, sparse *si
 	}
 }
 
+// rowsOf returns the next body's blocks of W, W_ba for b and a in its
+// units touching, row b after row b: looked up in w where its pattern is
+// new, else those the Build that set the pattern looked up, which a body
+// takes in the same order (the look-ups were a sixth of a pile's W).
+func (d *Delassus) rowsOf(w *signorini.BlockSparse, touching []int, kept bool) []*[4]float64 {
+	k := len(touching)
+	start := d.at
+	d.at += k * k
+	if !kept {
+		d.rows = slices.Grow(d.rows, k*k)[:d.at]
+		for j, b := range touching {
+			w.RowBlocks(b, touching, d.rows[start+j*k:start+(j+1)*k])
+		}
+	}
+	return d.rows[start:d.at]
+}
+
 // smallRow is a unit's row on a body of at most three equations, dense
 // over them (zero where the unit has no entry), and its columns C h.
 type smallRow struct {
 	hn, ht, cn, ct [3]float64
+}
+
+// columns sets the row's columns C h on a body of nb equations (C its
+// compliance, row-major), each summed from zero in the general loop's
+// order. On a diagonal C that sum is zero plus the one product that is
+// not zero: x + 0 is x whatever the zero's sign, and +0 + -0 is +0, so
+// the product alone, added to zero, is the same bits.
+func (s *smallRow) columns(C []float64, nb int, diagonal bool) {
+	if diagonal {
+		for k := range nb {
+			v := C[k*nb+k]
+			s.cn[k], s.ct[k] = 0+s.hn[k]*v, 0+s.ht[k]*v
+		}
+		return
+	}
+	for k := range nb {
+		for i, v := range C[k*nb : (k+1)*nb] {
+			s.cn[i] += s.hn[k] * v
+			s.ct[i] += s.ht[k] * v
+		}
+	}
 }
 
 // fillSmall is fill's work on a body of at most three equations (a rigid
@@ -278,12 +345,14 @@ type smallRow struct {
 // having written nothing, where a unit's entries on the body do not come
 // in the order of its equations, whose sums the general loop adds in
 // another order.
-func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *signorini.BlockSparse) bool {
+func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *signorini.BlockSparse, kept bool) bool {
 	c, pos := d.comps[body], d.pos[body]
-	nb := len(c.Eqs)
-	d.small = d.small[:0]
-	for _, a := range touching {
-		var s smallRow
+	// Made in place: a row built on the stack and appended was copied,
+	// and its product with a diagonal C summed six zeros, together 7 % of
+	// a pile's step.
+	d.small = reuse.Zeroed(d.small, len(touching))
+	for j, a := range touching {
+		s := &d.small[j]
 		last := -1
 		for _, e := range units[a].Entries {
 			if e.Body != body {
@@ -295,19 +364,12 @@ func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *
 			last = pos[e.Eq]
 			s.hn[last], s.ht[last] = e.N, e.T
 		}
-		for k := range nb {
-			for i, v := range c.C[k*nb : (k+1)*nb] {
-				s.cn[i] += s.hn[k] * v
-				s.ct[i] += s.ht[k] * v
-			}
-		}
-		d.small = append(d.small, s)
+		s.columns(c.C, len(c.Eqs), d.diagonal[body])
 	}
-	d.blocks = reuse.Zeroed(d.blocks, len(touching))
-	for j, b := range touching {
-		w.RowBlocks(b, touching, d.blocks)
+	rows := d.rowsOf(w, touching, kept)
+	for j := range touching {
 		hn, ht := d.small[j].hn, d.small[j].ht
-		for i, blk := range d.blocks {
+		for i, blk := range rows[j*len(touching) : (j+1)*len(touching)] {
 			cn, ct := &d.small[i].cn, &d.small[i].ct
 			w0, w1, w2, w3 := blk[0], blk[1], blk[2], blk[3]
 			for k := range 3 {

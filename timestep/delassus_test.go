@@ -199,7 +199,8 @@ func TestDelassusKeepsItsPattern(t *testing.T) {
 // (rigid bodies, point masses) W is, to the bit, its definition summed in
 // the general loop's order: body by body, a unit's entries in their order
 // (a history must not move with the loop that fills W). The bodies have
-// one, two and three equations and full compliances; units miss entries
+// one, two and three equations and full or diagonal compliances; units
+// miss entries
 // or touch one body only; one body lists its equations out of order,
 // which the general loop serves.
 func TestDelassusSmallBodiesToTheBit(t *testing.T) {
@@ -217,6 +218,8 @@ func TestDelassusSmallBodiesToTheBit(t *testing.T) {
 				v := 0.3 * rng.Float64()
 				if k == l {
 					v += 1
+				} else if i%4 == 3 {
+					v = 0 // a diagonal compliance: a rigid body's
 				}
 				c.C[k*nb+l], c.C[l*nb+k] = v, v
 			}
