@@ -93,7 +93,8 @@ type Source interface {
 	// unchanged and false.
 	AtEnd(cfg contact.Config, start []contact.Unit, t float64) (units []contact.Unit, deep bool, err error)
 	// Laws sets laws[i] to units[i]'s law and ids[i] to its identity
-	// across steps (its Source left 0: the step sets it), read once a step
+	// across steps (its Source left 0: the step sets it), laws and ids
+	// zero before (a law may be set field by field), read once a step
 	// into the step's storage: a call a unit, with the law returned by
 	// value, cost as much as making them (two thirds of reading a pile's
 	// laws).

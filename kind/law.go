@@ -66,8 +66,14 @@ func (l Law) ShockTangential() float64 {
 // Sized sets the positional law's reach and the slop (both laws') for a
 // unit of the given length.
 func (l Law) Sized(length float64) Law {
-	l.Reach, l.Slop, l.Bond = PushReach*length, Slop*length, Slop*length
+	l.Reach, l.Slop, l.Bond = Lengths(length)
 	return l
+}
+
+// Lengths are the reach, slop and bond of a unit of the given length
+// (Sized).
+func Lengths(length float64) (reach, slop, bond float64) {
+	return PushReach * length, Slop * length, Slop * length
 }
 
 // PushReach is the most of a penetration, relative to the unit's length,

@@ -72,9 +72,11 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb))
 	})
 	w.entries = slices.Grow(w.entries[:0], 6*len(w.touches))[:0]
-	w.units = w.units[:0]
-	for _, k := range w.order {
-		w.units = append(w.units, s.unit(&w.touches[k], base))
+	// Each unit made in place: built and returned, a unit of 216 bytes
+	// was copied twice, a tenth of the detection.
+	w.units = reuse.Zeroed(w.units, len(w.order))
+	for i, k := range w.order {
+		s.unit(&w.units[i], &w.touches[k], base)
 	}
 	return w.units, nil
 }
@@ -424,7 +426,7 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 	return out
 }
 
-// unit makes touch t a contact unit: the rows H~ of the relative velocity
+// unit makes touch t the contact unit u, zero before: the rows H~ of the relative velocity
 // U = n.(v_a + omega_a x r_a - v_b - omega_b x r_b) on the free bodies'
 // DOFs, both lever arms r to the midpoint of t's two points; a driven
 // antagonist's velocity is the Rigid term. The common point makes the
@@ -434,40 +436,42 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 // gap x P_T); the normal velocity is that of the two material points to
 // first order, since moving a lever arm along n changes only the
 // tangential one.
-func (s *System) unit(t *touch, base int) contact.Unit {
+func (s *System) unit(u *contact.Unit, t *touch, base int) {
 	n := t.n
-	tg := [2]float64{-n[1], n[0]}
 	rule := s.ruleOf(t.a, t.b)
-	u := contact.Unit{
-		Key: contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b, Reverse: t.image},
-		X:   t.p, N: n, T: tg, Gap: t.gap, Weight: 1, Mu: rule.Mu, MuDynamic: contact.Dynamic(rule.Mu, rule.MuDynamic),
-	}
+	u.Key = contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b, Reverse: t.image}
+	u.X, u.N, u.T, u.Gap, u.Weight = t.p, n, [2]float64{-n[1], n[0]}, t.gap, 1
+	u.Mu, u.MuDynamic = rule.Mu, contact.Dynamic(rule.Mu, rule.MuDynamic)
 	w := &s.det
 	start := len(w.entries)
-	add := func(body int, x, c [2]float64, sign float64) {
-		b := s.Bodies[body]
-		if b.Driven() {
-			u.ObsN, u.ObsT = n, tg
-			u.Rigid = u.RigidAt([2]float64{b.V[0], b.V[1]})
-			return
-		}
-		r := [2]float64{x[0] - c[0], x[1] - c[1]}
-		e := base + body
-		w.entries = append(w.entries,
-			contact.Entry{Body: e, Eq: 0, N: sign * n[0], T: sign * tg[0]},
-			contact.Entry{Body: e, Eq: 1, N: sign * n[1], T: sign * tg[1]},
-			contact.Entry{Body: e, Eq: 2, N: sign * (r[0]*n[1] - r[1]*n[0]), T: sign * (r[0]*tg[1] - r[1]*tg[0])})
-	}
 	mid := [2]float64{(t.p[0] + t.pb[0]) / 2, (t.p[1] + t.pb[1]) / 2}
 	if t.a < t.b {
-		add(t.a, mid, t.ca, 1)
-		add(t.b, mid, t.cb, -1)
+		s.addRows(u, t.a, base, mid, t.ca, 1)
+		s.addRows(u, t.b, base, mid, t.cb, -1)
 	} else {
-		add(t.b, mid, t.cb, -1)
-		add(t.a, mid, t.ca, 1)
+		s.addRows(u, t.b, base, mid, t.cb, -1)
+		s.addRows(u, t.a, base, mid, t.ca, 1)
 	}
 	u.Entries = w.entries[start:len(w.entries):len(w.entries)]
-	return u
+}
+
+// addRows appends unit u's rows on body (sign 1 for its candidate, -1
+// for its antagonist) at point x, c being the body's centre; a driven
+// body's velocity is u's Rigid term.
+func (s *System) addRows(u *contact.Unit, body, base int, x, c [2]float64, sign float64) {
+	n, tg := u.N, u.T
+	b := s.Bodies[body]
+	if b.Driven() {
+		u.ObsN, u.ObsT = n, tg
+		u.Rigid = u.RigidAt([2]float64{b.V[0], b.V[1]})
+		return
+	}
+	r := [2]float64{x[0] - c[0], x[1] - c[1]}
+	e := base + body
+	s.det.entries = append(s.det.entries,
+		contact.Entry{Body: e, Eq: 0, N: sign * n[0], T: sign * tg[0]},
+		contact.Entry{Body: e, Eq: 1, N: sign * n[1], T: sign * tg[1]},
+		contact.Entry{Body: e, Eq: 2, N: sign * (r[0]*n[1] - r[1]*n[0]), T: sign * (r[0]*tg[1] - r[1]*tg[0])})
 }
 
 // rolls reports whether a contact of bodies i and j resists rolling: a
