@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/fecontact/fecontact/internal/atomicfile"
 	"github.com/fecontact/fecontact/io/outdir"
@@ -22,6 +23,7 @@ type history struct {
 	path   string       // history.csv; the run writes path.partial until it ends
 	kinds  []kind.Drawn // the other kinds' columns (kind.Drawn)
 	row    []float64    // their values, reused
+	line   []byte       // a row's text, reused
 	digits []int        // the digits each is written to
 	gaps   gapLedger
 	points pointLedger
@@ -93,15 +95,24 @@ func newHistory(files *outdir.Folder, pairs int, newton bool, kinds []kind.Drawn
 // Numerical - External - Contact, and balance_error its drift from step
 // 0's (e0): the figure the summary reports at the end.
 func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0 float64, sim *timestep.Simulation, force [][2]float64, closed []int) error {
-	fmt.Fprintf(h.w, "%d,%.9g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.3g,%.12g,%.12g,%.12g,%.12g,%d,%d,%d,%d,%d,%d,%.3g,%.6g,%.3g,%.3g,%d,%.6g,%.6g", st.Step, t,
-		e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance(), e.Balance()-e0,
-		sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork, st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.ContactNewton,
-		st.Residual, st.Complementarity, st.ComplementarityRel, st.ConeViolation, converged(st), finiteOr(st.MinGap, 0), st.Deepest.Depth)
+	c := cells(strconv.AppendInt(h.line[:0], int64(st.Step), 10)).g(t, 9)
+	for _, v := range []float64{e.Kinetic, e.Elastic, e.External, e.Damping, e.Numerical, e.Contact, e.Balance()} {
+		c = c.g(v, 12)
+	}
+	c = c.g(e.Balance()-e0, 3)
+	for _, v := range []float64{sim.NormalWork, sim.FrictionWork, sim.ObstacleWork, sim.PushOutWork} {
+		c = c.g(v, 12)
+	}
+	for _, n := range []int{st.Units, st.Open, st.Stick, st.Slide, st.Sweeps, st.ContactNewton} {
+		c = c.d(n)
+	}
+	c = c.g(st.Residual, 3).g(st.Complementarity, 6).g(st.ComplementarityRel, 3).g(st.ConeViolation, 3).d(converged(st))
+	c = c.g(finiteOr(st.MinGap, 0), 6).g(st.Deepest.Depth, 6)
 	if h.newton {
-		fmt.Fprintf(h.w, ",%d", st.NewtonIterations)
+		c = c.d(st.NewtonIterations)
 	}
 	for k := range force {
-		fmt.Fprintf(h.w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
+		c = c.force(force[k], closed[k])
 	}
 	h.row = h.row[:0]
 	for _, d := range h.kinds {
@@ -111,13 +122,14 @@ func (h *history) addRun(st timestep.StepStats, t float64, e timestep.Energy, e0
 		return fmt.Errorf("results: the kinds gave %d values for their %d history columns at step %d", len(h.row), len(h.digits), st.Step)
 	}
 	for i, v := range h.row {
-		fmt.Fprintf(h.w, ",%.*g", h.digits[i], v)
+		c = c.g(v, h.digits[i])
 	}
-	h.gaps.row(h.w)
+	c = h.gaps.row(c)
 	pf, pc := sim.PointForces()
-	h.points.row(h.w, pf, pc)
-	fmt.Fprintln(h.w)
-	return nil
+	c = h.points.row(c, pf, pc)
+	h.line = append(c, '\n')
+	_, err := h.w.Write(h.line)
+	return err
 }
 
 // converged is 1 for a step whose contact solve met its tolerance or

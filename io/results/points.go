@@ -22,10 +22,11 @@ func (l pointLedger) header(w io.Writer) {
 	}
 }
 
-// row writes the point contacts' resultant forces on the masses
+// row appends the point contacts' resultant forces on the masses
 // (Simulation.PointForces).
-func (l pointLedger) row(w io.Writer, force [][2]float64, closed []int) {
+func (l pointLedger) row(c cells, force [][2]float64, closed []int) cells {
 	for k := range force {
-		fmt.Fprintf(w, ",%.9g,%.9g,%d", force[k][0], force[k][1], closed[k])
+		c = c.force(force[k], closed[k])
 	}
+	return c
 }

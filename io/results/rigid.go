@@ -1,7 +1,6 @@
 package results
 
 import (
-	"fmt"
 	"io"
 	"slices"
 
@@ -40,10 +39,11 @@ func (l gapLedger) header(w io.Writer) {
 	}
 }
 
-func (l gapLedger) row(w io.Writer) {
+func (l gapLedger) row(c cells) cells {
 	for _, d := range l.distances() {
-		fmt.Fprintf(w, ",%.9g", d)
+		c = c.g(d, 9)
 	}
+	return c
 }
 
 // obstacles lists the obstacles of the simulation's pairs and point
