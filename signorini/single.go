@@ -118,6 +118,15 @@ func projectCone(x [2]float64, mu float64) [2]float64 {
 
 // residual1 is the squared natural-map residual of one contact.
 func residual1(r, u [2]float64, s, mu float64) float64 {
-	p := projectCone([2]float64{r[0] - (u[0] + s + mu*math.Abs(u[1])), r[1] - u[1]}, mu)
-	return (r[0]-p[0])*(r[0]-p[0]) + (r[1]-p[1])*(r[1]-p[1])
+	x0, x1 := r[0]-(u[0]+s+mu*math.Abs(u[1])), r[1]-u[1]
+	var p0, p1 float64
+	switch ax := math.Abs(x1); {
+	case x0 >= 0 && ax <= mu*x0:
+		p0, p1 = x0, x1
+	case mu*ax <= -x0:
+	default:
+		a := (x0 + mu*ax) / (1 + mu*mu)
+		p0, p1 = a, math.Copysign(mu*a, x1)
+	}
+	return (r[0]-p0)*(r[0]-p0) + (r[1]-p1)*(r[1]-p1)
 }

@@ -2,9 +2,11 @@ package signorini
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSingle checks each case of the single-contact solve against values
@@ -95,4 +97,28 @@ func TestSingleLeastWrong(t *testing.T) {
 	assert.Greater(t, res[0], 0.0, "open violates the law")
 	assert.Greater(t, res[1], 0.0, "slide+ violates the law")
 	assert.InDelta(t, math.Min(res[0], res[1]), residual1(r, u, 0, mu), 1e-15, "the least wrong candidate")
+}
+
+// TestResidualIsTheProjections: a contact's squared natural-map residual
+// is, to the bit, |r - proj_K(r - (u + s + mu |u_T|, u_T))|^2 with the
+// cone's projection (the history's residual column must not move with how
+// it is computed): in the cone, in its polar cone, between them, on their
+// edges and at zero, with and without friction and shift.
+func TestResidualIsTheProjections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	values := []float64{0, math.Copysign(0, -1), 1, -1, 0.3, -0.3, 1e-300, -2.5}
+	for range 200000 {
+		pick := func() float64 {
+			if rng.IntN(3) == 0 {
+				return values[rng.IntN(len(values))]
+			}
+			return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
+		}
+		r, u := [2]float64{pick(), pick()}, [2]float64{pick(), pick()}
+		s, mu := []float64{0, pick()}[rng.IntN(2)], []float64{0, 0.3, 1, rng.Float64()}[rng.IntN(4)]
+		p := projectCone([2]float64{r[0] - (u[0] + s + mu*math.Abs(u[1])), r[1] - u[1]}, mu)
+		want := (r[0]-p[0])*(r[0]-p[0]) + (r[1]-p[1])*(r[1]-p[1])
+		got := residual1(r, u, s, mu)
+		require.Equal(t, math.Float64bits(want), math.Float64bits(got), "r %v u %v s %v mu %v", r, u, s, mu)
+	}
 }
