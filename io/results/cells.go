@@ -3,8 +3,8 @@ package results
 import "strconv"
 
 // cells is a history row being written: values appended as fmt's %.*g and
-// %d write them, through strconv. fmt's reading of its verbs was a sixth
-// of an 18-block pillar's run, whose row has 140 values.
+// %d write them, through strconv. Written by fmt, an 18-block pillar's
+// rows of 142 values were a sixth of its run.
 type cells []byte
 
 // g appends a comma and v to the given significant digits, as
