@@ -426,16 +426,16 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 	return out
 }
 
-// unit makes touch t the contact unit u, zero before: the rows H~ of the relative velocity
-// U = n.(v_a + omega_a x r_a - v_b - omega_b x r_b) on the free bodies'
-// DOFs, both lever arms r to the midpoint of t's two points; a driven
-// antagonist's velocity is the Rigid term. The common point makes the
-// impulses on the two bodies collinear, so that they keep the angular
-// momentum exactly (with a lever arm to each body's own point, a
-// penetrated or open contact's tangential impulse would make a couple of
-// gap x P_T); the normal velocity is that of the two material points to
-// first order, since moving a lever arm along n changes only the
-// tangential one.
+// unit makes touch t the contact unit u, zero before: the rows H~ of the
+// relative velocity U = n.(v_a + omega_a x r_a - v_b - omega_b x r_b) on
+// the free bodies' DOFs, both lever arms r to the midpoint of t's two
+// points; a driven antagonist's velocity is the Rigid term. The common
+// point makes the impulses on the two bodies collinear, so that they
+// keep the angular momentum exactly (with a lever arm to each body's own
+// point, a penetrated or open contact's tangential impulse would make a
+// couple of gap x P_T); the normal velocity is that of the two material
+// points to first order, since moving a lever arm along n changes only
+// the tangential one.
 func (s *System) unit(u *contact.Unit, t *touch, base int) {
 	n := t.n
 	rule := s.ruleOf(t.a, t.b)

@@ -21,9 +21,8 @@ type Compliance = kind.Compliance
 // uses every step, and what a caller with a static problem (compliance
 // from a stiffness factor) uses the same way.
 type Delassus struct {
-	comps    []Compliance
-	pos      [][]int // per body: equation -> index in Eqs, or -1
-	diagonal []bool  // per body: C has only zeros off its diagonal
+	comps []Compliance
+	pos   [][]int // per body: equation -> index in Eqs, or -1
 
 	touching [][]int   // per body: the units with an entry on it
 	cols     []float64 // the columns C h_a of one body's units
@@ -65,13 +64,14 @@ func NewDelassus(comps ...Compliance) (*Delassus, error) {
 			pos[e] = k
 		}
 		d.pos = append(d.pos, pos)
-		d.diagonal = append(d.diagonal, isDiagonal(c.C, len(c.Eqs)))
 	}
 	return d, nil
 }
 
 // isDiagonal reports whether the n x n matrix c has only zeros off its
-// diagonal (a rigid body's or a point mass's compliance).
+// diagonal (a rigid body's or a point mass's compliance). It is asked
+// at every Build: a finite-element body's compliance changes in place
+// with its tangent.
 func isDiagonal(c []float64, n int) bool {
 	for k := range n {
 		for i := range n {
@@ -347,6 +347,7 @@ func (s *smallRow) columns(C []float64, nb int, diagonal bool) {
 // another order.
 func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *signorini.BlockSparse, kept bool) bool {
 	c, pos := d.comps[body], d.pos[body]
+	diagonal := isDiagonal(c.C, len(c.Eqs))
 	// Made in place: a row built on the stack and appended was copied,
 	// and its product with a diagonal C summed six zeros, together 7 % of
 	// a pile's step.
@@ -364,7 +365,7 @@ func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *
 			last = pos[e.Eq]
 			s.hn[last], s.ht[last] = e.N, e.T
 		}
-		s.columns(c.C, len(c.Eqs), d.diagonal[body])
+		s.columns(c.C, len(c.Eqs), diagonal)
 	}
 	rows := d.rowsOf(w, touching, kept)
 	for j := range touching {

@@ -195,6 +195,68 @@ func TestDelassusKeepsItsPattern(t *testing.T) {
 	}
 }
 
+// TestDelassusFollowsItsCompliance: a compliance changed in place between
+// two Builds on the same units (a hyperelastic body's new tangent), from
+// diagonal to coupled, gives the W of the new compliance, as a fresh
+// builder makes it: sparse, on bodies of two equations.
+func TestDelassusFollowsItsCompliance(t *testing.T) {
+	const bodies = 8
+	comps := make([]Compliance, bodies)
+	for i := range comps {
+		comps[i] = Compliance{Eqs: []int{0, 1}, C: []float64{2 + float64(i), 0, 0, 3}}
+	}
+	var units []contact.Unit
+	for a := range bodies - 1 { // a chain: unit a on bodies a and a+1
+		units = append(units, contact.Unit{Entries: []contact.Entry{
+			{Body: a, Eq: 0, N: 1, T: 0.5}, {Body: a, Eq: 1, N: -0.25, T: 1},
+			{Body: a + 1, Eq: 0, N: -1, T: 0.125}, {Body: a + 1, Eq: 1, N: 0.75, T: -1}}})
+	}
+	d, err := NewDelassus(comps...)
+	require.NoError(t, err)
+	_, err = d.Build(units)
+	require.NoError(t, err)
+	comps[3].C[1], comps[3].C[2] = 0.7, 0.7
+	got, err := d.Build(units)
+	require.NoError(t, err)
+	require.IsType(t, &signorini.BlockSparse{}, got)
+	// W_ba = sum over bodies of h_b' C h_a, from its definition.
+	n := len(units)
+	want := make([][4]float64, n*n)
+	for b := range units {
+		for a := range units {
+			for _, eb := range units[b].Entries {
+				for _, ea := range units[a].Entries {
+					if ea.Body != eb.Body {
+						continue
+					}
+					c := comps[ea.Body].C[2*eb.Eq+ea.Eq]
+					w := &want[b*n+a]
+					w[0] += eb.N * c * ea.N
+					w[1] += eb.N * c * ea.T
+					w[2] += eb.T * c * ea.N
+					w[3] += eb.T * c * ea.T
+				}
+			}
+		}
+	}
+	x := make([]float64, 2*n)
+	for b := range units {
+		d := got.Diag(b)
+		assert.InDeltaSlice(t, want[b*n+b][:], d[:], 1e-12, "W_%d%d", b, b)
+		for a := range units {
+			if a == b {
+				continue
+			}
+			for c := range 2 {
+				x[2*a+c] = 1
+				un, ut := got.OffDiag(b, x)
+				assert.InDeltaSlice(t, []float64{want[b*n+a][c], want[b*n+a][2+c]}, []float64{un, ut}, 1e-12, "W_%d%d column %d", b, a, c)
+				x[2*a+c] = 0
+			}
+		}
+	}
+}
+
 // TestDelassusSmallBodiesToTheBit: on bodies of at most three equations
 // (rigid bodies, point masses) W is, to the bit, its definition summed in
 // the general loop's order: body by body, a unit's entries in their order
