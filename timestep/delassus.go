@@ -349,7 +349,7 @@ func (d *Delassus) fillSmall(units []contact.Unit, body int, touching []int, w *
 	c, pos := d.comps[body], d.pos[body]
 	diagonal := isDiagonal(c.C, len(c.Eqs))
 	// Made in place: a row built on the stack and appended was copied,
-	// and its product with a diagonal C summed six zeros, together 7 % of
+	// and its product with a diagonal C summed six zeros, together 3 % of
 	// a pile's step.
 	d.small = reuse.Zeroed(d.small, len(touching))
 	for j, a := range touching {
