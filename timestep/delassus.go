@@ -42,7 +42,9 @@ type Delassus struct {
 	patterned    bool
 }
 
-// NewDelassus prepares a builder for the bodies' compliances.
+// NewDelassus prepares a builder for the bodies' compliances. It holds
+// them, not copies: a compliance changed in place (a finite-element
+// body's, with its tangent) is the one the next Build uses.
 func NewDelassus(comps ...Compliance) (*Delassus, error) {
 	d := &Delassus{comps: comps, touching: make([][]int, len(comps))}
 	for i, c := range comps {
