@@ -27,6 +27,15 @@ type detectWork struct {
 	near    nearPairs
 	touches []touch
 	order   []int32 // the touches' indices in the units' order
+	// Where Detect leaves its units, and where a simulation's steps find
+	// theirs (kind.go): a Detect between steps leaves the units of the
+	// last step as they were, which the simulation reads its contacts
+	// from.
+	asked, stepped unitStore
+}
+
+// unitStore is where a detection leaves its units and their entries.
+type unitStore struct {
 	units   []contact.Unit
 	entries []contact.Entry
 }
@@ -40,6 +49,11 @@ type detectWork struct {
 // next Detect reuses (a fresh slice of a deposit's 2 000 units, cleared
 // and collected every step, was 5 % of its step).
 func (s *System) Detect(base int) ([]contact.Unit, error) {
+	return s.detect(base, &s.det.asked)
+}
+
+// detect is Detect, its units and their entries left in out.
+func (s *System) detect(base int, out *unitStore) ([]contact.Unit, error) {
 	w := &s.det
 	if err := s.CheckState(); err != nil {
 		return nil, err
@@ -71,14 +85,14 @@ func (s *System) Detect(base int) ([]contact.Unit, error) {
 		x, y := &w.touches[i], &w.touches[j]
 		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb))
 	})
-	w.entries = slices.Grow(w.entries[:0], 6*len(w.touches))[:0]
+	out.entries = slices.Grow(out.entries[:0], 6*len(w.touches))[:0]
 	// Each unit made in place: built and returned, a unit of 216 bytes
 	// was copied twice, a tenth of the detection.
-	w.units = reuse.Zeroed(w.units, len(w.order))
+	out.units = reuse.Zeroed(out.units, len(w.order))
 	for i, k := range w.order {
-		s.unit(&w.units[i], &w.touches[k], base)
+		s.unit(&out.units[i], &w.touches[k], base, &out.entries)
 	}
-	return w.units, nil
+	return out.units, nil
 }
 
 // MaxCoordinate bounds a rigid body's position and velocity (m, m/s, rad,
@@ -436,29 +450,29 @@ func (s *System) narrow(out []touch, i, j int) []touch {
 // couple of gap x P_T); the normal velocity is that of the two material
 // points to first order, since moving a lever arm along n changes only
 // the tangential one.
-func (s *System) unit(u *contact.Unit, t *touch, base int) {
+func (s *System) unit(u *contact.Unit, t *touch, base int, entries *[]contact.Entry) {
 	n := t.n
 	rule := s.ruleOf(t.a, t.b)
 	u.Key = contact.Key{Pair: -1, Node: t.fa, Edge: t.fb, A: t.a, B: t.b, Reverse: t.image}
 	u.X, u.N, u.T, u.Gap, u.Weight = t.p, n, [2]float64{-n[1], n[0]}, t.gap, 1
 	u.Mu, u.MuDynamic = rule.Mu, contact.Dynamic(rule.Mu, rule.MuDynamic)
-	w := &s.det
-	start := len(w.entries)
+	start := len(*entries)
 	mid := [2]float64{(t.p[0] + t.pb[0]) / 2, (t.p[1] + t.pb[1]) / 2}
 	if t.a < t.b {
-		s.addRows(u, t.a, base, mid, t.ca, 1)
-		s.addRows(u, t.b, base, mid, t.cb, -1)
+		s.addRows(u, entries, t.a, base, mid, t.ca, 1)
+		s.addRows(u, entries, t.b, base, mid, t.cb, -1)
 	} else {
-		s.addRows(u, t.b, base, mid, t.cb, -1)
-		s.addRows(u, t.a, base, mid, t.ca, 1)
+		s.addRows(u, entries, t.b, base, mid, t.cb, -1)
+		s.addRows(u, entries, t.a, base, mid, t.ca, 1)
 	}
-	u.Entries = w.entries[start:len(w.entries):len(w.entries)]
+	e := *entries
+	u.Entries = e[start:len(e):len(e)]
 }
 
 // addRows appends unit u's rows on body (sign 1 for its candidate, -1
-// for its antagonist) at point x, c being the body's centre; a driven
-// body's velocity is u's Rigid term.
-func (s *System) addRows(u *contact.Unit, body, base int, x, c [2]float64, sign float64) {
+// for its antagonist) at point x, c being the body's centre, to entries;
+// a driven body's velocity is u's Rigid term.
+func (s *System) addRows(u *contact.Unit, entries *[]contact.Entry, body, base int, x, c [2]float64, sign float64) {
 	n, tg := u.N, u.T
 	b := s.Bodies[body]
 	if b.Driven() {
@@ -468,7 +482,7 @@ func (s *System) addRows(u *contact.Unit, body, base int, x, c [2]float64, sign 
 	}
 	r := [2]float64{x[0] - c[0], x[1] - c[1]}
 	e := base + body
-	s.det.entries = append(s.det.entries,
+	*entries = append(*entries,
 		contact.Entry{Body: e, Eq: 0, N: sign * n[0], T: sign * tg[0]},
 		contact.Entry{Body: e, Eq: 1, N: sign * n[1], T: sign * tg[1]},
 		contact.Entry{Body: e, Eq: 2, N: sign * (r[0]*n[1] - r[1]*n[0]), T: sign * (r[0]*tg[1] - r[1]*tg[0])})

@@ -147,7 +147,7 @@ func (r source) Detect(cfg contact.Config) ([]contact.Unit, float64, error) {
 	if r.sys == nil {
 		return nil, math.Inf(1), nil
 	}
-	units, err := r.sys.Detect(r.base)
+	units, err := r.sys.detect(r.base, &r.sys.det.stepped)
 	minGap := math.Inf(1)
 	for _, u := range units {
 		minGap = min(minGap, u.Gap)

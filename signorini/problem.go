@@ -351,10 +351,11 @@ func Certify(p *Problem, r, u []float64) Certificate {
 			continue
 		}
 		un, ut := u[2*a]+p.shift(a), u[2*a+1]
+		size := math.Hypot(pn, pt)
 		gap += math.Abs(pn*un) + math.Abs(pt*ut+mu*pn*math.Abs(ut))
-		scale += math.Hypot(pn, pt) * (math.Hypot(un, ut) + math.Hypot(p.Q[2*a], p.Q[2*a+1]))
+		scale += size * (math.Hypot(un, ut) + math.Hypot(p.Q[2*a], p.Q[2*a+1]))
 		violation = max(violation, -pn, math.Abs(pt)-mu*pn)
-		largest = max(largest, math.Hypot(pn, pt))
+		largest = max(largest, size)
 	}
 	c := Certificate{Complementarity: gap}
 	if scale > 0 {

@@ -228,6 +228,7 @@ func (s *Simulation) setState(st simState) error {
 		return fmt.Errorf("a step count of %d", st.Steps)
 	}
 	s.steps = st.Steps
+	s.forget()
 	return nil
 }
 

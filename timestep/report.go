@@ -2,6 +2,8 @@ package timestep
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
@@ -11,8 +13,57 @@ import (
 // their forces, the pairs' and point contacts' resultants, the depth of
 // nodes inside other bodies, and the messages that name an overlap.
 
-// Contacts returns the units of the last step with their impulses.
-func (s *Simulation) Contacts() []ContactState { return s.contacts }
+// Contacts returns the units of the last step with their impulses: none
+// after a step that failed, or after LoadState until the next step. The
+// slice is the Simulation's; the next step rewrites it.
+func (s *Simulation) Contacts() []ContactState {
+	if s.pending {
+		n := len(s.work.step.units)
+		s.contacts = slices.Grow(s.contacts[:0], n)[:n]
+		for a := range n {
+			s.contacts[a] = s.stateOf(a)
+		}
+		if s.work.step.res != nil {
+			s.rollMoments(s.work.step.res)
+		}
+		s.pending = false
+	}
+	return s.contacts
+}
+
+// stateOf is the state of unit a of the last step (record leaves it
+// pending), read from what the step left in s.work.
+func (s *Simulation) stateOf(a int) ContactState {
+	k := &s.work.step
+	u, src := &k.units[a], s.sourceOf(a)
+	cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
+		Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
+	if len(s.bonded) > 0 {
+		cs.Bonded = s.bonded[s.idOf(a)]
+	}
+	if res := k.res; res != nil && k.active[a] {
+		cs.Impulse, cs.Status = [2]float64{res.R[2*a], res.R[2*a+1]}, res.Status[a]
+		cs.Velocity, cs.Mu = [2]float64{res.U[2*a], res.U[2*a+1]}, s.work.prob.Mu[a]
+		if sh := s.work.prob.Shift[a]; !math.IsInf(sh, 0) {
+			cs.Velocity[0] += sh
+		}
+	}
+	return cs
+}
+
+// stateAt is unit a's state, made only if the states are pending.
+func (s *Simulation) stateAt(a int) ContactState {
+	if s.pending {
+		return s.stateOf(a)
+	}
+	return s.contacts[a]
+}
+
+// forget drops the last step's states: a step that begins overwrites
+// what they are made from, and a loaded state has none.
+func (s *Simulation) forget() {
+	s.contacts, s.paired, s.pointed, s.pending = s.contacts[:0], 0, [2]int{}, false
+}
 
 // StartContacts sets Contacts, before the first step, to the units found
 // in the initial configuration, with no impulse: what a first output frame
@@ -56,7 +107,8 @@ func (s *Simulation) Force(c ContactState) [2]float64 {
 func (s *Simulation) PairForces() (force [][2]float64, closed []int) {
 	pairs := s.Detector.Pairs
 	force, closed = make([][2]float64, len(pairs)), make([]int, len(pairs))
-	for _, c := range s.contacts[:s.paired] {
+	for a := range s.paired {
+		c := s.stateAt(a)
 		if c.Impulse[0] <= 0 {
 			continue
 		}
@@ -82,7 +134,8 @@ func (s *Simulation) PointForces() (force [][2]float64, closed []int) {
 	}
 	n := len(s.Points.Contacts())
 	force, closed = make([][2]float64, n), make([]int, n)
-	for _, c := range s.contacts[s.pointed[0]:s.pointed[1]] {
+	for a := s.pointed[0]; a < s.pointed[1]; a++ {
+		c := s.stateAt(a)
 		if c.Impulse[0] <= 0 {
 			continue
 		}

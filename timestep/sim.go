@@ -155,7 +155,8 @@ type Simulation struct {
 	delassus *Delassus
 	warm     warmTable        // what each unit's last solve left (warm.go)
 	bonded   map[kind.ID]bool // the units whose cohesion holds (cohesion.go)
-	contacts []ContactState
+	contacts []ContactState   // the last step's, made when asked (Contacts)
+	pending  bool             // record left contacts to be made
 	work     stepWork
 	// Cumulative works of contact (see StepStats) and the count of steps
 	// whose NLGS did not converge.

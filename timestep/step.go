@@ -39,6 +39,7 @@ func (s *Simulation) keep(cfg contact.Config) {
 // iteration on the geometry, so that curvature does not leave penetrations
 // that a law which never creates energy could not push out again.
 func (s *Simulation) Step() (StepStats, error) {
+	s.forget()
 	k := &s.work.step
 	*k = step{t: s.Time(), h: s.opt.H, th: s.opt.Theta}
 	k.stats = StepStats{Step: s.steps + 1, Time: k.t + k.h, MinGap: math.Inf(1)}

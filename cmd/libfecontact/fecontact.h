@@ -115,7 +115,8 @@ int fec_masses(fec_sim sim, int body, double *m, int nv);
 /* A rigid body's force and moment, a component's masses' forces. */
 int fec_set_force(fec_sim sim, int body, const double *f, int nf);
 
-/* The last step's contact units: count them, then fill n of them. */
+/* The last step's contact units: count them, then fill n of them (none
+ * after a step that failed, or after fec_restore until the next step). */
 int fec_contact_count(fec_sim sim, int *n);
 int fec_contacts(fec_sim sim, fec_contact *dst, int n);
 
