@@ -20,7 +20,7 @@ type Contact struct {
 // Contacts is the number of contact units of the last step.
 func Contacts(h Handle) (n int, code Code) {
 	code = call(h, func(e *entry) (Code, error) {
-		n = len(e.sim.Contacts())
+		n = e.sim.ContactCount()
 		return OK, nil
 	})
 	return n, code

@@ -93,8 +93,8 @@ func contactsSim(t *testing.T) *timestep.Simulation {
 }
 
 // TestContactsWhenAsked: a step leaves its units' states to be made when
-// asked (Contacts), and the pairs' and the point contacts' forces are
-// read from the step without them. Two simulations, one asked for its
+// asked (Contacts), and their count (ContactCount) and the pairs' and the
+// point contacts' forces are read from the step without them. Two simulations, one asked for its
 // contacts before its forces at every step and one after, report the
 // same bits; the states hold what the step solved (bonds, rolling
 // moments, every kind of unit); after a step that failed, and after
@@ -114,7 +114,10 @@ func TestContactsWhenAsked(t *testing.T) {
 
 		fa, ca := a.PairForces()
 		pa, qa := a.PointForces()
+		n := a.ContactCount()
 		sa := a.Contacts()
+		require.Len(t, sa, n, "step %d: ContactCount before the states", step)
+		require.Equal(t, n, a.ContactCount(), "step %d: and after", step)
 		sb := b.Contacts()
 		fb, cb := b.PairForces()
 		pb, qb := b.PointForces()
@@ -154,14 +157,16 @@ func TestContactsWhenAsked(t *testing.T) {
 	require.NoError(t, a.SaveState(&saved))
 	require.NotEmpty(t, a.Contacts())
 	require.NoError(t, a.LoadState(&saved))
-	assert.Empty(t, a.Contacts(), "a loaded state has no step's contacts")
+	assert.Zero(t, a.ContactCount(), "a loaded state has no step's contacts")
+	assert.Empty(t, a.Contacts())
 	force, _ := a.PairForces()
 	assert.Equal(t, [][2]float64{{0, 0}}, force, "nor forces")
 
 	b.Rigid.Bodies[2].V[0] = math.NaN()
 	_, err := b.Step()
 	require.Error(t, err)
-	assert.Empty(t, b.Contacts(), "a failed step has no contacts")
+	assert.Zero(t, b.ContactCount(), "a failed step has no contacts")
+	assert.Empty(t, b.Contacts())
 	force, _ = b.PairForces()
 	assert.Equal(t, [][2]float64{{0, 0}}, force, "nor forces")
 	points, _ := b.PointForces()

@@ -31,6 +31,15 @@ func (s *Simulation) Contacts() []ContactState {
 	return s.contacts
 }
 
+// ContactCount is the number of the last step's units, len(Contacts()),
+// without making their states.
+func (s *Simulation) ContactCount() int {
+	if s.pending {
+		return len(s.work.step.units)
+	}
+	return len(s.contacts)
+}
+
 // stateOf is the state of unit a of the last step (record leaves it
 // pending), read from what the step left in s.work.
 func (s *Simulation) stateOf(a int) ContactState {

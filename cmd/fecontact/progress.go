@@ -52,8 +52,7 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 		return
 	}
 	now := p.now()
-	eta := p.eta(now, step, len(sim.Contacts()) > 0)
-	e := sim.TotalEnergy()
+	eta := p.eta(now, step, sim.ContactCount() > 0)
 	if p.terminal {
 		if now.Sub(p.last) < 100*time.Millisecond && step != p.total {
 			return
@@ -67,8 +66,9 @@ func (p *progress) update(step int, sim *timestep.Simulation) {
 	}
 	if step%p.next == 0 || step == p.total || now.Sub(p.last) >= logEvery {
 		p.last = now
+		e := sim.TotalEnergy()
 		fmt.Fprintf(p.w, "step %d/%d  t = %.4g s  kinetic %.6g J  elastic %.6g J  contacts %d  ETA %v\n",
-			step, p.total, sim.Time(), e.Kinetic, e.Elastic, len(sim.Contacts()), eta)
+			step, p.total, sim.Time(), e.Kinetic, e.Elastic, sim.ContactCount(), eta)
 	}
 }
 
