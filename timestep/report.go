@@ -7,6 +7,7 @@ import (
 
 	"github.com/fecontact/fecontact/contact"
 	"github.com/fecontact/fecontact/internal/reuse"
+	"github.com/fecontact/fecontact/kind"
 )
 
 // What a Simulation reports of its contacts between steps: the units and
@@ -44,9 +45,7 @@ func (s *Simulation) ContactCount() int {
 // pending), read from what the step left in s.work.
 func (s *Simulation) stateOf(a int) ContactState {
 	k := &s.work.step
-	u, src := &k.units[a], s.sourceOf(a)
-	cs := ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
-		Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
+	cs := unitState(&k.units[a], s.sourceOf(a))
 	if len(s.bonded) > 0 {
 		cs.Bonded = s.bonded[s.idOf(a)]
 	}
@@ -58,6 +57,13 @@ func (s *Simulation) stateOf(a int) ContactState {
 		}
 	}
 	return cs
+}
+
+// unitState is unit u's state before any solve: where it is, on which
+// body, with no impulse.
+func unitState(u *contact.Unit, src kind.Source) ContactState {
+	return ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight,
+		Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)}
 }
 
 // stateAt is unit a's state, made only if the states are pending.
@@ -91,8 +97,9 @@ func (s *Simulation) StartContacts() error {
 			return fmt.Errorf("the contacts at the start: %w", err)
 		}
 		for _, u := range units {
-			s.contacts = append(s.contacts, ContactState{Key: u.Key, X: u.X, N: u.N, T: u.T, Gap: u.Gap / u.Weight, Weight: u.Weight, Mu: u.Mu,
-				Body: src.Body(u.Key), Reverse: src.Reverse(u.Key), thickness: src.Thickness(u.Key)})
+			cs := unitState(&u, src)
+			cs.Mu = u.Mu
+			s.contacts = append(s.contacts, cs)
 		}
 	}
 	return nil
