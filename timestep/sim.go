@@ -32,10 +32,12 @@ type SimOptions struct {
 	// step goes on with the last iterate and is counted in Unconverged.
 	Strict bool
 	// OnProblem, if set, sees every contact problem a step solves, before
-	// it is solved (to export it, say): the first, the one solved again
-	// about the predicted end configuration, those of a hyperelastic
-	// body's Newton updates. The last a step shows is the one whose
-	// solution the step applied. It must not keep or change it.
+	// it is solved (to export it, say): the impact at its start, the
+	// first, the one solved again (its impacts at the theta-method's time,
+	// about the predicted end configuration, at the static friction
+	// coefficient), those of a hyperelastic body's Newton updates. The
+	// last a step shows is the one whose solution the step applied. It
+	// must not keep or change it.
 	OnProblem func(step int, p *signorini.Problem) error
 	// Rigid holds the rigid bodies stepped with the elastic ones, nil for
 	// none. In the velocity vectors and in contact.Entry.Body their
@@ -58,13 +60,13 @@ type StepStats struct {
 	Time               float64
 	Units              int // contact units detected (within the alert distance)
 	Open, Stick, Slide int
-	Sweeps             int // NLGS's sweeps of the step's contact solves (a solve done again included)
+	Sweeps             int // NLGS's sweeps of every contact solve of the step (OnProblem lists them)
 	// Dynamic counts the units at their dynamic friction coefficient in
 	// the solve applied (they slid the step before and slide on), and
 	// StickAttempts those set back to the static one and solved again
 	// because their slip turned back in the step (solve.go).
 	Dynamic, StickAttempts int
-	ContactNewton          int     // Newton's iterations of the step's contact solves (signorini.Solve)
+	ContactNewton          int     // Newton's iterations of every contact solve of the step (signorini.Solve)
 	Residual               float64 // the natural-map residual of the solve applied (and of an impact at the step's start), relative (signorini.Residual)
 	Converged              bool
 	// Complementarity is the step's complementarity gap, J (per m of

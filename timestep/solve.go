@@ -17,11 +17,6 @@ import (
 // solve runs NLGS warm-started from the previous step's impulses of the
 // same candidate nodes.
 func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
-	if s.opt.OnProblem != nil {
-		if err := s.opt.OnProblem(stats.Step, p); err != nil {
-			return nil, err
-		}
-	}
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
 	s.work.warm = reuse.Zeroed(s.work.warm, len(p.Q))
@@ -32,15 +27,14 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0]+s.work.coh[a], w.p[1] // r' of a bond (cohesion.go)
 	}
 	s.rollWarm(units, opt.Warm)
-	res, err := signorini.Solve(p, opt)
-	var first, firstNewton int // the sweeps and iterations of a solve done again
+	res, err := s.solveOne(p, opt, stats)
 	if err == nil {
 		if n := s.frictionChanged(p, units, res); n > 0 {
 			// Solved again with the static coefficient where a unit that
 			// slid turned its slip back (section 6: a stick attempt at mu).
-			stats.StickAttempts, first, firstNewton = n, res.Sweeps, res.NewtonIterations
+			stats.StickAttempts = n
 			opt.Warm = append(opt.Warm[:0], res.R...)
-			res, err = signorini.Solve(p, opt)
+			res, err = s.solveOne(p, opt, stats)
 		}
 	}
 	if errors.Is(err, signorini.ErrNotConverged) {
@@ -51,11 +45,6 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	} else if err != nil {
 		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
 	}
-	// Every solve of the step counts: a step solved again (its impacts at
-	// the theta-method's time, about its predicted end, on a Newton
-	// update's tangent) reported the last solve's sweeps alone.
-	stats.Sweeps += first + res.Sweeps
-	stats.ContactNewton += firstNewton + res.NewtonIterations
 	for a, u := range units {
 		if u.MuDynamic != u.Mu && p.Mu[a] == u.MuDynamic {
 			stats.Dynamic++
@@ -73,6 +62,26 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 	}
 	s.rollKeep(units, res)
 	return res, nil
+}
+
+// solveOne solves one of the step's contact problems, shown first to
+// OnProblem, and counts its sweeps and Newton iterations in stats: every
+// solve of a step counts (a step solved again, with its impacts at the
+// theta-method's time, about its predicted end, on a Newton update's
+// tangent, at the static coefficient, reported the last solve's sweeps
+// alone, and the impact at its start's were not counted at all).
+func (s *Simulation) solveOne(p *signorini.Problem, opt signorini.Options, stats *StepStats) (*signorini.Result, error) {
+	if s.opt.OnProblem != nil {
+		if err := s.opt.OnProblem(stats.Step, p); err != nil {
+			return nil, err
+		}
+	}
+	res, err := signorini.Solve(p, opt)
+	if res != nil {
+		stats.Sweeps += res.Sweeps
+		stats.ContactNewton += res.NewtonIterations
+	}
+	return res, err
 }
 
 // warmStart is what a unit's solve leaves to the next: its impulses (the
