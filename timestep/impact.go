@@ -188,7 +188,7 @@ func (s *Simulation) arriving(a int, u *contact.Unit, ul *kind.Law, g float64, u
 		w.soon[a] = false
 		return false
 	}
-	amax := largestAcceleration(u, w, u.Rigid, w.rigid1[a], h)
+	amax := largestAcceleration(u, w, u.Rigid, w.rigid1[a], h, math.Inf(1))
 	tau, ok := arrival(slack(g, ul.Slop), u0[0], acc[0], amax, h)
 	if !ok {
 		// One that arrives in the next step may close its whole gap but
@@ -334,10 +334,15 @@ func mulDelassus(W signorini.Delassus, x, y []float64) {
 
 // largestAcceleration is the largest free acceleration of unit u's
 // bodies over the step (their translations, w.bodyAcceleration) and of
-// its antagonist's prescribed motion.
-func largestAcceleration(u *contact.Unit, w *stepWork, rigid0, rigid1 [2]float64, h float64) float64 {
+// its antagonist's prescribed motion, or the first of them beyond
+// enough: a caller whose bar that one already fails needs no more (+Inf
+// for the largest).
+func largestAcceleration(u *contact.Unit, w *stepWork, rigid0, rigid1 [2]float64, h, enough float64) float64 {
 	amax := math.Hypot(rigid1[0]-rigid0[0], rigid1[1]-rigid0[1]) / h
 	for _, e := range u.Entries {
+		if amax > enough {
+			break
+		}
 		if e.Eq < 2 {
 			amax = max(amax, w.bodyAcceleration(e.Body, h))
 		}
@@ -401,7 +406,12 @@ func (s *Simulation) impactNow(k *step) error {
 		if !mayArrive(0, u0, acc, k.h) {
 			continue
 		}
-		amax := largestAcceleration(u, &s.work, u.Rigid, rigid1, k.h)
+		// At a gap of 0 arrival's bar is u0 < -2 h max(amax, |acc|): an
+		// amax beyond -u0 / 2h fails it, and the unit's first body's
+		// does at a pile's resting units, which mayArrive lets through
+		// when their bodies fall together (acc ~ 0). The margin keeps
+		// the bar's own rounding on the side of computing amax whole.
+		amax := largestAcceleration(u, &s.work, u.Rigid, rigid1, k.h, -u0/(2*k.h)*(1+1e-9))
 		if _, ok := arrival(0, u0, acc, amax, k.h); ok {
 			seeds = append(seeds, a)
 		}
