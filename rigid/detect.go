@@ -27,6 +27,7 @@ type detectWork struct {
 	near    nearPairs
 	touches []touch
 	order   []int32 // the touches' indices in the units' order
+	ends    []int32 // orderTouches' places, per body
 	// Where Detect leaves its units, and where a simulation's steps find
 	// theirs (kind.go): a Detect between steps leaves the units of the
 	// last step as they were, which the simulation reads its contacts
@@ -75,16 +76,7 @@ func (s *System) detect(base int, out *unitStore) ([]contact.Unit, error) {
 				s.Bodies[t.a].Name, s.Bodies[t.b].Name, -t.gap, t.p[0], t.p[1], s.alert)
 		}
 	}
-	// The touches' order, sorted stably as indices: the sort moved the
-	// 128-byte touches themselves, 6 % of a pile's step.
-	w.order = w.order[:0]
-	for k := range w.touches {
-		w.order = append(w.order, int32(k))
-	}
-	slices.SortStableFunc(w.order, func(i, j int32) int {
-		x, y := &w.touches[i], &w.touches[j]
-		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb))
-	})
+	s.orderTouches()
 	out.entries = slices.Grow(out.entries[:0], 6*len(w.touches))[:0]
 	// Each unit made in place: built and returned, a unit of 216 bytes
 	// was copied twice, a tenth of the detection.
@@ -93,6 +85,45 @@ func (s *System) detect(base int, out *unitStore) ([]contact.Unit, error) {
 		s.unit(&out.units[i], &w.touches[k], base, &out.entries)
 	}
 	return out.units, nil
+}
+
+// orderTouches sets w.order to the touches' indices in the units' order:
+// by (a, b, fa, fb), stably. They are counted out by a, then each body's
+// few are sorted by insertion (those of a periodic image come out of
+// order). A stable sort of the indices cost 2.4 % of a deposit's step,
+// this 1.7 %; sorting the 128-byte touches themselves cost 6 %.
+func (s *System) orderTouches() {
+	w := &s.det
+	end := reuse.Zeroed(w.ends, len(s.Bodies)+1)
+	for k := range w.touches {
+		end[w.touches[k].a+1]++
+	}
+	for i := 1; i < len(end); i++ {
+		end[i] += end[i-1]
+	}
+	// end[a] is body a's first place; once a's touches are placed, it is
+	// their end.
+	w.order = reuse.Zeroed(w.order, len(w.touches))
+	for k := range w.touches {
+		a := w.touches[k].a
+		w.order[end[a]] = int32(k)
+		end[a]++
+	}
+	after := func(i, j int32) bool {
+		x, y := &w.touches[i], &w.touches[j]
+		return cmp.Or(cmp.Compare(x.b, y.b), cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb)) > 0
+	}
+	var lo int32
+	for _, hi := range end[:len(s.Bodies)] {
+		run := w.order[lo:hi]
+		for i := 1; i < len(run); i++ {
+			for j := i; j > 0 && after(run[j-1], run[j]); j-- {
+				run[j-1], run[j] = run[j], run[j-1]
+			}
+		}
+		lo = hi
+	}
+	w.ends = end
 }
 
 // MaxCoordinate bounds a rigid body's position and velocity (m, m/s, rad,
@@ -106,6 +137,9 @@ const MaxCoordinate = 1e15
 // geometry.
 func (s *System) CheckState() error {
 	for _, b := range s.Bodies {
+		if inRange(b.Q) && inRange(b.V) {
+			continue
+		}
 		for k := range 3 {
 			for _, x := range []struct {
 				what string
@@ -119,6 +153,13 @@ func (s *System) CheckState() error {
 		}
 	}
 	return nil
+}
+
+// inRange reports whether every component of x is below MaxCoordinate in
+// size (false for NaN): CheckState's test without its messages, which it
+// built for every component of every body.
+func inRange(x [3]float64) bool {
+	return math.Abs(x[0]) < MaxCoordinate && math.Abs(x[1]) < MaxCoordinate && math.Abs(x[2]) < MaxCoordinate
 }
 
 // maxSwept bounds the poses Tunnelled looks at between a step's ends.

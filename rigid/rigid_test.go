@@ -379,7 +379,39 @@ func TestDetectOrdersItsUnits(t *testing.T) {
 	units, err := s.Detect(0)
 	require.NoError(t, err)
 	require.Greater(t, len(units), 30)
-	swapped := 0
+	assert.Greater(t, assertOrdered(t, bodies, units), 5, "pairs whose candidate's index is above its antagonist's")
+
+	// Across a periodic cell's end: a block over the end touches the base
+	// and the image of the block beside it, whose points come in another
+	// order than their features'.
+	base, err := Rectangle(1, 0.2)
+	require.NoError(t, err)
+	ground, err := NewBody("base", base, [2]float64{0.5, -0.1}, 0)
+	require.NoError(t, err)
+	ground.Motion = contact.Fixed{}
+	bodies = []*Body{ground}
+	blk, err := Rectangle(0.2, 0.1)
+	require.NoError(t, err)
+	for k, x := range []float64{0.95, 0.1505, 0.3515} {
+		b, err := NewBody(fmt.Sprint("block", k), blk, [2]float64{x, 0.0501}, 1000)
+		require.NoError(t, err)
+		bodies = append(bodies, b)
+	}
+	s, err = NewSystem(bodies, []Rule{{Mu: 0.5}}, 0.01)
+	require.NoError(t, err)
+	require.NoError(t, s.SetPeriod(0, 1))
+	units, err = s.Detect(0)
+	require.NoError(t, err)
+	require.Greater(t, len(units), 6)
+	assertOrdered(t, bodies, units)
+}
+
+// assertOrdered checks that units come ordered by (candidate,
+// antagonist, candidate's feature, antagonist's feature), a driven body
+// never the candidate, and counts those whose candidate's index is above
+// its antagonist's.
+func assertOrdered(t *testing.T, bodies []*Body, units []contact.Unit) (swapped int) {
+	t.Helper()
 	for k, u := range units {
 		assert.False(t, bodies[u.Key.A].Driven(), "unit %d: a driven candidate %q", k, bodies[u.Key.A].Name)
 		if u.Key.B < u.Key.A {
@@ -397,5 +429,5 @@ func TestDetectOrdersItsUnits(t *testing.T) {
 			}
 		}
 	}
-	assert.Greater(t, swapped, 5, "pairs whose candidate's index is above its antagonist's")
+	return swapped
 }
