@@ -145,7 +145,7 @@ func (s *System) CheckState() error {
 				what string
 				v    float64
 			}{{"pose", b.Q[k]}, {"velocity", b.V[k]}} {
-				if !(math.Abs(x.v) < MaxCoordinate) {
+				if !within(x.v) {
 					return fmt.Errorf("rigid body %q at t = %g: its %s has the component %g (%s), beyond what the broad phase and the rotation can hold (|x| < %g): the run diverged or the input is out of range; check its position, velocity, gravity and the driven bodies' motions, or use a smaller h",
 						b.Name, s.t, x.what, x.v, [3]string{"x", "y", "rotation"}[k], MaxCoordinate)
 				}
@@ -155,12 +155,13 @@ func (s *System) CheckState() error {
 	return nil
 }
 
-// inRange reports whether every component of x is below MaxCoordinate in
-// size (false for NaN): CheckState's test without its messages, which it
-// built for every component of every body.
-func inRange(x [3]float64) bool {
-	return math.Abs(x[0]) < MaxCoordinate && math.Abs(x[1]) < MaxCoordinate && math.Abs(x[2]) < MaxCoordinate
-}
+// inRange reports whether every component of x is within range:
+// CheckState's test without its messages, which it built for every
+// component of every body.
+func inRange(x [3]float64) bool { return within(x[0]) && within(x[1]) && within(x[2]) }
+
+// within reports whether v is below MaxCoordinate in size (false for NaN).
+func within(v float64) bool { return math.Abs(v) < MaxCoordinate }
 
 // maxSwept bounds the poses Tunnelled looks at between a step's ends.
 const maxSwept = 64

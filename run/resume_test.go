@@ -26,16 +26,24 @@ func exampleScene(t *testing.T, name string, set ...string) *scene.Scene {
 	t.Helper()
 	data, err := examples.Scene(name)
 	require.NoError(t, err)
-	text := string(data)
-	for i := 0; i+1 < len(set); i += 2 {
-		text, err = scene.Override(text, set[i], set[i+1])
-		require.NoError(t, err)
-	}
-	sc, err := scene.Decode(strings.NewReader(text), name+".toml")
-	require.NoError(t, err)
+	sc := textScene(t, string(data), name+".toml", set...)
 	sc.Files, err = examples.Files(name)
 	require.NoError(t, err)
 	sc.Example = name
+	return sc
+}
+
+// textScene decodes a scene's text, named file, with keys set (key =
+// value, TOML).
+func textScene(t *testing.T, text, file string, set ...string) *scene.Scene {
+	t.Helper()
+	for i := 0; i+1 < len(set); i += 2 {
+		var err error
+		text, err = scene.Override(text, set[i], set[i+1])
+		require.NoError(t, err)
+	}
+	sc, err := scene.Decode(strings.NewReader(text), file)
+	require.NoError(t, err)
 	return sc
 }
 

@@ -5,13 +5,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/signorini"
 )
 
@@ -93,17 +91,10 @@ gravity = [0.0, -9.81]
 // sweeps are its solves.
 func TestSweepsCountTheImpactAtTheStart(t *testing.T) {
 	solved := func(set ...string) (map[int]int, [][]string) {
-		text := landingDisk
-		for i := 0; i+1 < len(set); i += 2 {
-			var err error
-			text, err = scene.Override(text, set[i], set[i+1])
-			require.NoError(t, err)
-		}
-		sc, err := scene.Decode(strings.NewReader(text), "landing.toml")
-		require.NoError(t, err)
+		sc := textScene(t, landingDisk, "landing.toml", set...)
 		solves := map[int]int{}
 		dir := t.TempDir()
-		_, err = Scene(context.Background(), sc, Options{Dir: dir, Version: "v0",
+		_, err := Scene(context.Background(), sc, Options{Dir: dir, Version: "v0",
 			OnProblem: func(step int, _ *signorini.Problem) error { solves[step]++; return nil }})
 		require.NoError(t, err)
 		return solves, readCSV(t, filepath.Join(dir, "history.csv"))

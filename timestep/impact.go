@@ -350,6 +350,13 @@ func largestAcceleration(u *contact.Unit, w *stepWork, rigid0, rigid1 [2]float64
 	return amax
 }
 
+// failsAtStart is, for a unit touching at normal velocity u0 < 0, an
+// acceleration beyond which it does not arrive at the step's start: at a
+// gap of 0 arrival's bar is u0 < -2 h max(amax, |acc|), which an amax
+// beyond -u0 / 2h fails. The margin keeps the bar's own rounding on the
+// side of computing amax whole.
+func failsAtStart(u0, h float64) float64 { return -u0 / (2 * h) * (1 + 1e-9) }
+
 // start sets body i's velocity at the step's start and its free
 // velocity (k.v0 and k.vfree are w's), and forgets its bodyAcceleration.
 func (w *stepWork) start(i int, v0, vfree []float64) {
@@ -406,12 +413,10 @@ func (s *Simulation) impactNow(k *step) error {
 		if !mayArrive(0, u0, acc, k.h) {
 			continue
 		}
-		// At a gap of 0 arrival's bar is u0 < -2 h max(amax, |acc|): an
-		// amax beyond -u0 / 2h fails it, and the unit's first body's
-		// does at a pile's resting units, which mayArrive lets through
-		// when their bodies fall together (acc ~ 0). The margin keeps
-		// the bar's own rounding on the side of computing amax whole.
-		amax := largestAcceleration(u, &s.work, u.Rigid, rigid1, k.h, -u0/(2*k.h)*(1+1e-9))
+		// A pile's resting units, which mayArrive lets through when
+		// their bodies fall together (acc ~ 0), fail the bar at their
+		// first body's acceleration.
+		amax := largestAcceleration(u, &s.work, u.Rigid, rigid1, k.h, failsAtStart(u0, k.h))
 		if _, ok := arrival(0, u0, acc, amax, k.h); ok {
 			seeds = append(seeds, a)
 		}

@@ -235,3 +235,25 @@ func TestTunnelOntoFarEdge(t *testing.T) {
 	require.ErrorContains(t, err, "tunnelling): use a smaller h or a larger alert")
 	t.Log(err)
 }
+
+// TestImpactAtStartStopsEarlyExactly: the impact check at a step's start
+// stops asking a unit's bodies for their accelerations at the first
+// beyond failsAtStart, and decides as the largest of them would: bodies
+// below, across and above the bar, in either order, and one at the bar.
+func TestImpactAtStartStopsEarlyExactly(t *testing.T) {
+	const h, u0 = 1e-3, -1.0 // the bar: 500 m/s^2
+	for _, accs := range [][2]float64{{450, 600}, {600, 450}, {450, 499}, {100, 200}, {700, 800}, {500, 500}, {499.9999, 0}} {
+		w := &stepWork{v0: make([][]float64, 2), vfree: make([][]float64, 2), bodyAcc: make([]float64, 2)}
+		var u contact.Unit
+		for b, a := range accs {
+			w.start(b, []float64{0, 0, 0}, []float64{0, -a * h, 0})
+			u.Entries = append(u.Entries, contact.Entry{Body: b, Eq: 1, N: 1})
+		}
+		full := largestAcceleration(&u, w, [2]float64{}, [2]float64{}, h, math.Inf(1))
+		early := largestAcceleration(&u, w, [2]float64{}, [2]float64{}, h, failsAtStart(u0, h))
+		_, want := arrival(0, u0, 0, full, h)
+		_, got := arrival(0, u0, 0, early, h)
+		assert.Equal(t, want, got, "accelerations %v: %g whole, %g stopped early", accs, full, early)
+		assert.InDelta(t, max(accs[0], accs[1]), full, 1e-9*full)
+	}
+}
