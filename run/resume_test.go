@@ -52,9 +52,10 @@ func textScene(t *testing.T, text, file string, set ...string) *scene.Scene {
 // run never stopped: history.csv, every .pvd and every piece byte for
 // byte, and the same summary but for the timings; for the colliding
 // blocks (both bases), the pillar (rigid, warm starts), the disc
-// (hyperelastic, modified Newton), the klarbring example (point masses)
-// a mixed scene and the arch on its shake table (resumed from the scene
-// its builder expanded to). The stop falls off the output stride, so that the
+// (hyperelastic, modified Newton), the klarbring example (point masses),
+// a mass under static and dynamic friction (the summary's friction
+// counts), a mixed scene and the arch on its shake table (resumed from
+// the scene its builder expanded to). The stop falls off the output stride, so that the
 // piece the stopped run wrote at it must go on resume.
 func TestResumeExact(t *testing.T) {
 	cases := []struct {
@@ -71,6 +72,7 @@ func TestResumeExact(t *testing.T) {
 		{"klarbring", func() *scene.Scene { return exampleScene(t, "klarbring") }, 3000, 1234},
 		{"arch (an expanded builder)", func() *scene.Scene { return exampleScene(t, "arch-shake") }, 300, 137},
 		{"repose pile (rolling rows)", func() *scene.Scene { return exampleScene(t, "repose-pile") }, 160, 77},
+		{"a mass thrown up an incline (static and dynamic friction)", func() *scene.Scene { return textScene(t, thrownUpIncline, "incline.toml") }, 400, 263},
 		{"mixed", func() *scene.Scene {
 			sc, err := scene.Load(filepath.Join("..", "scene", "testdata", "mixed.toml"))
 			require.NoError(t, err)
@@ -103,6 +105,30 @@ func TestResumeExact(t *testing.T) {
 		})
 	}
 }
+
+// thrownUpIncline is a point mass thrown at 0.99 m/s up a plane inclined
+// at atan(0.3), static and dynamic friction 0.5 and 0.2: it slides at
+// mu_dynamic for 209 steps, its slip turns back in the 210th, which is
+// solved again at mu (a stick attempt), and it stays.
+const thrownUpIncline = `
+[time]
+h = 1e-3
+duration = 0.4
+[[obstacle]]
+name = "slope"
+points = [[-10.0, 3.0], [10.0, -3.0]]
+[[mass]]
+name = "m"
+mass = 1.0
+position = [0.0, 0.0]
+velocity = [-0.9482480223689398, 0.2844744067106819]
+gravity = [0.0, -9.81]
+[[point_contact]]
+obstacle = "slope"
+law = "signorini"
+mu = 0.5
+mu_dynamic = 0.2
+`
 
 // sortedLines is a text's lines in order.
 func sortedLines(b []byte) []byte {
