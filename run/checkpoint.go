@@ -62,7 +62,8 @@ func ParseCheckpoint(s string) (Checkpoint, error) {
 // checkpointVersion changes whenever what a checkpoint holds does.
 // Version 2 ends with the sha256 of what comes before it; version 3
 // keeps the contact solves' certificate; version 5 the friction's counts
-// (4 left them out: a resumed run's summary counted only its own steps).
+// (4 left them out: a resumed run's summary counted only its own steps)
+// and the solves by their reason.
 const checkpointVersion = 5
 
 // checkpointHeader says what made the run a checkpoint is of.
@@ -93,12 +94,13 @@ type statsState struct {
 	Warnings                                                  []string
 	ContactNewton, NewtonSteps                                int
 	Dynamic, StickAttempts                                    int
+	Solves                                                    [timestep.NumSolveReasons]timestep.SolveCount
 	WorstResidual, WorstGap, WorstCone, FirstUnconverged      timestep.StepStats
 }
 
 func (s *Stats) state() statsState {
 	return statsState{s.ContactSteps, s.Units, s.Sweeps, s.Deepest, s.maxSweeps, s.unconverged, s.steps, s.newton, s.maxNewton, s.factors,
-		s.minGap, s.maxResidual, s.init, s.warnings, s.contactNewton, s.newtonSteps, s.dynamic, s.stickAttempts,
+		s.minGap, s.maxResidual, s.init, s.warnings, s.contactNewton, s.newtonSteps, s.dynamic, s.stickAttempts, s.solves,
 		s.worstResidual, s.worstGap, s.worstCone, s.firstUnconverged}
 }
 
@@ -106,7 +108,7 @@ func (st statsState) stats() *Stats {
 	return &Stats{ContactSteps: st.ContactSteps, Units: st.Units, Sweeps: st.Sweeps, Deepest: st.Deepest, maxSweeps: st.MaxSweeps,
 		unconverged: st.Unconverged, steps: st.Steps, newton: st.Newton, maxNewton: st.MaxNewton, factors: st.Factors,
 		minGap: st.MinGap, maxResidual: st.MaxResidual, init: st.Init, warnings: st.Warnings,
-		contactNewton: st.ContactNewton, newtonSteps: st.NewtonSteps, dynamic: st.Dynamic, stickAttempts: st.StickAttempts, worstResidual: st.WorstResidual, worstGap: st.WorstGap, worstCone: st.WorstCone, firstUnconverged: st.FirstUnconverged}
+		contactNewton: st.ContactNewton, newtonSteps: st.NewtonSteps, dynamic: st.Dynamic, stickAttempts: st.StickAttempts, solves: st.Solves, worstResidual: st.WorstResidual, worstGap: st.WorstGap, worstCone: st.WorstCone, firstUnconverged: st.FirstUnconverged}
 }
 
 const checkpointFormat = "fecontact run checkpoint"

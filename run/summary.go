@@ -41,6 +41,7 @@ type Stats struct {
 	// violation, and the first step that missed its tolerance.
 	contactNewton, newtonSteps         int
 	dynamic, stickAttempts             int // unit-steps at mu_dynamic, units solved again at mu
+	solves                             [timestep.NumSolveReasons]timestep.SolveCount
 	worstResidual, worstGap, worstCone timestep.StepStats
 	firstUnconverged                   timestep.StepStats
 }
@@ -78,6 +79,10 @@ func (s *Stats) Add(st timestep.StepStats) {
 func (s *Stats) certify(st timestep.StepStats) {
 	s.dynamic += st.Dynamic
 	s.stickAttempts += st.StickAttempts
+	for r, c := range st.Solves {
+		s.solves[r].Solves += c.Solves
+		s.solves[r].Sweeps += c.Sweeps
+	}
 	s.contactNewton += st.ContactNewton
 	if st.ContactNewton > 0 {
 		s.newtonSteps++
@@ -117,6 +122,40 @@ func (s *Stats) printCertificate(w io.Writer, solver scene.Solver) {
 	}
 }
 
+// solveWords say what each reason's solves are, in the summary.
+var solveWords = [timestep.NumSolveReasons]string{
+	timestep.OwnSolve:       "of the steps' own problems",
+	timestep.StartImpact:    "impacts at a step's start",
+	timestep.StickAttempt:   "again at mu where a slip turned back",
+	timestep.ImpactsAtTheta: "again with the impacts inside the step at the theta-method's time",
+	timestep.AboutTheEnd:    "again about the predicted end",
+	timestep.NewtonTangent:  "again on a hyperelastic body's Newton tangent",
+}
+
+// printSolves says where the sweeps went, reason by reason, when the run
+// solved more than its steps' own problems.
+func (s *Stats) printSolves(w io.Writer) {
+	if s.solves[timestep.OwnSolve].Solves == s.totalSolves() {
+		return
+	}
+	var parts []string
+	for r, c := range s.solves {
+		if c.Solves > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s (%s)", c.Solves, solveWords[r], plural.S(c.Sweeps, "sweep")))
+		}
+	}
+	fmt.Fprintf(w, "solves: %s\n", strings.Join(parts, ", "))
+}
+
+// totalSolves is the number of contact solves of the run.
+func (s *Stats) totalSolves() int {
+	n := 0
+	for _, c := range s.solves {
+		n += c.Solves
+	}
+	return n
+}
+
 // unconvergedAdvice says what to change when the solver stops at its
 // limit: Newton's iterations under method "newton", NLGS's sweeps
 // otherwise. The default measure's 1e-8 is a relative residual in mixed units,
@@ -151,6 +190,7 @@ func (s *Stats) print(w io.Writer, sim *timestep.Simulation, solver scene.Solver
 		fmt.Fprintf(w, "contact: %d steps with contact, %.1f units and %.1f sweeps per such step (max %d), largest residual %.2g, %d unconverged\n",
 			s.ContactSteps, float64(s.Units)/float64(s.ContactSteps), float64(s.Sweeps)/float64(s.ContactSteps), s.maxSweeps, s.maxResidual, s.unconverged)
 		s.printCertificate(w, solver)
+		s.printSolves(w)
 	}
 	if s.newton > 0 {
 		fmt.Fprintf(w, "Newton: %.2f iterations per step (max %d), %.2f factorisations of the hyperelastic bodies' tangents per step\n",

@@ -111,23 +111,30 @@ func granularOf(sr *granular.Series) *GranularLine {
 
 // Contact is the contact steps and their certificate.
 type Contact struct {
-	Steps                   int     `json:"steps"`
-	UnitsPerStep            Number  `json:"units_per_step"`
-	SweepsPerStep           Number  `json:"sweeps_per_step"`
-	MaxSweeps               int     `json:"max_sweeps"`
-	LargestResidual         Number  `json:"largest_residual"`
-	Unconverged             int     `json:"unconverged"`
-	Method                  string  `json:"method"`
-	NewtonSteps             int     `json:"newton_steps"`
-	NewtonIterationsPerStep Number  `json:"newton_iterations_per_step"`
-	WorstResidual           AtStep  `json:"worst_residual"`
-	WorstComplementarity    AtStep  `json:"worst_complementarity"`
-	WorstComplementarityRel Number  `json:"worst_complementarity_rel"`
-	WorstConeViolation      AtStep  `json:"worst_cone_violation"`
-	FirstUnconverged        *AtStep `json:"first_unconverged,omitempty"`
-	DynamicUnitSteps        int     `json:"dynamic_unit_steps"` // unit-steps at mu_dynamic (sliding on)
-	StickAttempts           int     `json:"stick_attempts"`     // units solved again at mu, their slip having turned back
-	Advice                  string  `json:"advice,omitempty"`   // what to change when some did not converge
+	Steps                   int               `json:"steps"`
+	UnitsPerStep            Number            `json:"units_per_step"`
+	SweepsPerStep           Number            `json:"sweeps_per_step"`
+	MaxSweeps               int               `json:"max_sweeps"`
+	LargestResidual         Number            `json:"largest_residual"`
+	Unconverged             int               `json:"unconverged"`
+	Method                  string            `json:"method"`
+	NewtonSteps             int               `json:"newton_steps"`
+	NewtonIterationsPerStep Number            `json:"newton_iterations_per_step"`
+	WorstResidual           AtStep            `json:"worst_residual"`
+	WorstComplementarity    AtStep            `json:"worst_complementarity"`
+	WorstComplementarityRel Number            `json:"worst_complementarity_rel"`
+	WorstConeViolation      AtStep            `json:"worst_cone_violation"`
+	FirstUnconverged        *AtStep           `json:"first_unconverged,omitempty"`
+	DynamicUnitSteps        int               `json:"dynamic_unit_steps"` // unit-steps at mu_dynamic (sliding on)
+	StickAttempts           int               `json:"stick_attempts"`     // units solved again at mu, their slip having turned back
+	Solves                  map[string]Solves `json:"solves"`             // by the reason each was made (timestep.SolveReason's names), every reason listed
+	Advice                  string            `json:"advice,omitempty"`   // what to change when some did not converge
+}
+
+// Solves is a number of contact solves and their sweeps.
+type Solves struct {
+	Solves int `json:"solves"`
+	Sweeps int `json:"sweeps"`
 }
 
 // Newton is the hyperelastic bodies' Newton iterations.
@@ -251,6 +258,10 @@ func (s *Stats) contactOf(solver scene.Solver) *Contact {
 		WorstComplementarity:    atStep(s.worstGap, s.worstGap.Complementarity, "J"),
 		WorstComplementarityRel: Number(s.worstGap.ComplementarityRel),
 		WorstConeViolation:      atStep(s.worstCone, s.worstCone.ConeViolation, "")}
+	c.Solves = map[string]Solves{}
+	for r, n := range s.solves {
+		c.Solves[timestep.SolveReason(r).String()] = Solves{n.Solves, n.Sweeps}
+	}
 	if s.newtonSteps > 0 {
 		c.NewtonIterationsPerStep = Number(float64(s.contactNewton) / float64(s.newtonSteps))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fecontact/fecontact/io/results"
+	"github.com/fecontact/fecontact/timestep"
 )
 
 // TestSummaryJSONIsTheText: summary.json holds summary.txt's figures as
@@ -97,6 +98,21 @@ func TestSummaryJSONIsTheText(t *testing.T) {
 				figure(`friction: (\d+) unit-steps? slid on at mu_dynamic; (\d+) units? whose slip turned back`, Number(c.DynamicUnitSteps), Number(c.StickAttempts))
 			} else {
 				assert.NotContains(t, text, "friction: ")
+			}
+			own, all := c.Solves[timestep.OwnSolve.String()].Solves, 0
+			for _, n := range c.Solves {
+				all += n.Solves
+			}
+			assert.Equal(t, c.Steps, own, "a contact step solves its own problem once")
+			if all > own {
+				assert.Contains(t, text, "solves: ")
+				for r := range timestep.NumSolveReasons {
+					if n := c.Solves[r.String()]; n.Solves > 0 {
+						figure(`(\d+) `+regexp.QuoteMeta(solveWords[r])+` \((\d+) sweeps?\)`, Number(n.Solves), Number(n.Sweeps))
+					}
+				}
+			} else {
+				assert.NotContains(t, text, "solves: ")
 			}
 			if tc.name == "pillar dynamic friction" {
 				assert.Positive(t, c.DynamicUnitSteps, "the ground slides under the pillar at mu_dynamic")

@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fecontact/fecontact/scene"
 	"github.com/fecontact/fecontact/signorini"
+	"github.com/fecontact/fecontact/timestep"
 )
 
 // TestSweepsCountEverySolve: a step whose contact problem is solved more
@@ -108,5 +110,65 @@ func TestSweepsCountTheImpactAtTheStart(t *testing.T) {
 		sweeps, err := strconv.Atoi(row[col])
 		require.NoError(t, err)
 		assert.Equal(t, solves[step+1], sweeps, "step %d", step+1)
+	}
+}
+
+// TestSolvesByReason: every contact solve of a step is counted under the
+// reason it was made (timestep.StepStats.Solves), with its sweeps: a
+// step's solves are those OnProblem is shown, their sweeps add up to
+// the step's, a step with contact solves its own problem once, and each
+// set-up meets the reason it exists for (an impact at t = 0, a
+// correction about the predicted end, grains' impacts put at the
+// theta-method's time, a hyperelastic body's Newton tangents, a stick
+// attempt) and none it cannot.
+func TestSolvesByReason(t *testing.T) {
+	cases := []struct {
+		name  string
+		sc    func() *scene.Scene
+		steps int
+		want  timestep.SolveReason
+		none  []timestep.SolveReason
+	}{
+		{"a disk landing on a floor", func() *scene.Scene { return textScene(t, landingDisk, "landing.toml") }, 10, timestep.StartImpact,
+			[]timestep.SolveReason{timestep.NewtonTangent, timestep.StickAttempt}},
+		{"colliding blocks", func() *scene.Scene { return exampleScene(t, "colliding-blocks") }, 400, timestep.AboutTheEnd,
+			[]timestep.SolveReason{timestep.StartImpact, timestep.ImpactsAtTheta, timestep.NewtonTangent, timestep.StickAttempt}},
+		{"disks-28", func() *scene.Scene { return exampleScene(t, "disks-28") }, 600, timestep.ImpactsAtTheta,
+			[]timestep.SolveReason{timestep.NewtonTangent, timestep.StickAttempt}},
+		{"disc impact (hyperelastic)", func() *scene.Scene { return exampleScene(t, "disc-impact") }, 40, timestep.NewtonTangent,
+			[]timestep.SolveReason{timestep.StartImpact, timestep.ImpactsAtTheta, timestep.StickAttempt}},
+		{"a mass thrown up an incline", func() *scene.Scene { return textScene(t, thrownUpIncline, "incline.toml") }, 400, timestep.StickAttempt,
+			[]timestep.SolveReason{timestep.StartImpact, timestep.ImpactsAtTheta, timestep.NewtonTangent}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := tc.sc().Model(scene.Variant{})
+			require.NoError(t, err)
+			shown := map[int]int{}
+			sim, err := m.Simulation(func(step int, _ *signorini.Problem) error { shown[step]++; return nil })
+			require.NoError(t, err)
+			var total [timestep.NumSolveReasons]timestep.SolveCount
+			for range tc.steps {
+				st, err := sim.Step()
+				require.NoError(t, err)
+				solves, sweeps := 0, 0
+				for r, c := range st.Solves {
+					solves, sweeps = solves+c.Solves, sweeps+c.Sweeps
+					total[r].Solves += c.Solves
+					total[r].Sweeps += c.Sweeps
+				}
+				require.Equal(t, shown[st.Step], solves, "step %d: its solves are those shown", st.Step)
+				require.Equal(t, st.Sweeps, sweeps, "step %d: its sweeps", st.Step)
+				if st.Units > 0 {
+					require.Equal(t, 1, st.Solves[timestep.OwnSolve].Solves, "step %d: its own problem, once", st.Step)
+				}
+			}
+			t.Logf("%v", total)
+			assert.Positive(t, total[tc.want].Solves, "%v", tc.want)
+			assert.Positive(t, total[tc.want].Sweeps, "%v", tc.want)
+			for _, r := range tc.none {
+				assert.Zero(t, total[r].Solves, "%v", r)
+			}
+		})
 	}
 }

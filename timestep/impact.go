@@ -142,7 +142,7 @@ func (s *Simulation) impactOn(units []contact.Unit, law impactTerms, d *Delassus
 	}
 	opt := s.opt.Solver
 	opt.Start, opt.Warm, opt.Reuse = signorini.Zero, nil, nil
-	res, err := s.solveOne(p, opt, stats)
+	res, err := s.solveOne(p, opt, StartImpact, stats)
 	if errors.Is(err, signorini.ErrNotConverged) {
 		// Counted and certified as the step's own solve is (solve).
 		s.Unconverged++

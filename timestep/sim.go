@@ -61,6 +61,9 @@ type StepStats struct {
 	Units              int // contact units detected (within the alert distance)
 	Open, Stick, Slide int
 	Sweeps             int // NLGS's sweeps of every contact solve of the step (OnProblem lists them)
+	// Solves counts the step's contact solves and their sweeps by the
+	// reason each was made (SolveReason); their sweeps add up to Sweeps.
+	Solves [NumSolveReasons]SolveCount
 	// Dynamic counts the units at their dynamic friction coefficient in
 	// the solve applied (they slid the step before and slide on), and
 	// StickAttempts those set back to the static one and solved again
@@ -101,6 +104,30 @@ type StepStats struct {
 	// not measured.
 	Deepest contact.Overlap
 }
+
+// SolveReason is why a step solved a contact problem: its own, or one
+// of the problems a step solves again or besides (StepStats.Solves).
+type SolveReason int
+
+// The reasons: the step's own problem, then the others in the order a
+// step meets them.
+const (
+	OwnSolve        SolveReason = iota // the step's own problem
+	StartImpact                        // an impact at the step's start (impact.go)
+	StickAttempt                       // again at mu where a unit's slip turned back (solve.go)
+	ImpactsAtTheta                     // again with the impacts inside the step at the theta-method's time (shiftsPush)
+	AboutTheEnd                        // again about the predicted end configuration (Step)
+	NewtonTangent                      // again on a hyperelastic body's new Newton tangent (advance)
+	NumSolveReasons                    // the number of reasons
+)
+
+// String names the reason as summary.json does.
+func (r SolveReason) String() string {
+	return [...]string{"own", "impact_at_start", "stick_attempt", "impacts_at_theta", "about_the_end", "newton_tangent"}[r]
+}
+
+// SolveCount is a number of contact solves and their NLGS sweeps.
+type SolveCount struct{ Solves, Sweeps int }
 
 // ContactState is one unit's state after a step, for output.
 type ContactState struct {

@@ -16,7 +16,7 @@ import (
 
 // solve runs NLGS warm-started from the previous step's impulses of the
 // same candidate nodes.
-func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *StepStats) (*signorini.Result, error) {
+func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, why SolveReason, stats *StepStats) (*signorini.Result, error) {
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
 	s.work.warm = reuse.Zeroed(s.work.warm, len(p.Q))
@@ -27,14 +27,14 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 		opt.Warm[2*a], opt.Warm[2*a+1] = w.p[0]+s.work.coh[a], w.p[1] // r' of a bond (cohesion.go)
 	}
 	s.rollWarm(units, opt.Warm)
-	res, err := s.solveOne(p, opt, stats)
+	res, err := s.solveOne(p, opt, why, stats)
 	if err == nil {
 		if n := s.frictionChanged(p, units, res); n > 0 {
 			// Solved again with the static coefficient where a unit that
 			// slid turned its slip back (section 6: a stick attempt at mu).
 			stats.StickAttempts = n
 			opt.Warm = append(opt.Warm[:0], res.R...)
-			res, err = s.solveOne(p, opt, stats)
+			res, err = s.solveOne(p, opt, StickAttempt, stats)
 		}
 	}
 	if errors.Is(err, signorini.ErrNotConverged) {
@@ -65,20 +65,23 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, stats *St
 }
 
 // solveOne solves one of the step's contact problems, shown first to
-// OnProblem, and counts its sweeps and Newton iterations in stats: every
-// solve of a step counts (a step solved again, with its impacts at the
-// theta-method's time, about its predicted end, on a Newton update's
-// tangent, at the static coefficient, reported the last solve's sweeps
-// alone, and the impact at its start's were not counted at all).
-func (s *Simulation) solveOne(p *signorini.Problem, opt signorini.Options, stats *StepStats) (*signorini.Result, error) {
+// OnProblem, and counts its sweeps and Newton iterations in stats, its
+// sweeps under why too: every solve of a step counts (a step solved
+// again, with its impacts at the theta-method's time, about its predicted
+// end, on a Newton update's tangent, at the static coefficient, reported
+// the last solve's sweeps alone, and the impact at its start's were not
+// counted at all).
+func (s *Simulation) solveOne(p *signorini.Problem, opt signorini.Options, why SolveReason, stats *StepStats) (*signorini.Result, error) {
 	if s.opt.OnProblem != nil {
 		if err := s.opt.OnProblem(stats.Step, p); err != nil {
 			return nil, err
 		}
 	}
 	res, err := signorini.Solve(p, opt)
+	stats.Solves[why].Solves++
 	if res != nil {
 		stats.Sweeps += res.Sweeps
+		stats.Solves[why].Sweeps += res.Sweeps
 		stats.ContactNewton += res.NewtonIterations
 	}
 	return res, err

@@ -149,12 +149,12 @@ func (s *Simulation) contact(k *step) error {
 	if err := s.pose(k); err != nil || len(k.units) == 0 {
 		return err
 	}
-	if err := s.solveApply(k); err != nil {
+	if err := s.solveApply(k, OwnSolve); err != nil {
 		return err
 	}
 	if s.shiftsPush(k) { // the impacts inside the step as the theta-method's (impact.go)
 		s.work.noArrival = true
-		err := s.resolve(k)
+		err := s.resolve(k, ImpactsAtTheta)
 		s.work.noArrival = false
 		if err != nil {
 			return err
@@ -169,7 +169,7 @@ func (s *Simulation) contact(k *step) error {
 		k.stats.Corrected++
 		k.units, k.from, k.vpred = units, from, vp
 		s.lawsOf(k)
-		if err := s.resolve(k); err != nil {
+		if err := s.resolve(k, AboutTheEnd); err != nil {
 			return err
 		}
 	}
@@ -233,11 +233,11 @@ func (s *Simulation) pose(k *step) error {
 	return err
 }
 
-// solveApply solves the posed problem and turns its impulses into the
-// bodies' generalised impulses.
-func (s *Simulation) solveApply(k *step) error {
+// solveApply solves the posed problem, for the reason why, and turns its
+// impulses into the bodies' generalised impulses.
+func (s *Simulation) solveApply(k *step, why SolveReason) error {
 	var err error
-	if k.res, err = s.solve(k.prob, k.units, &k.stats); err != nil {
+	if k.res, err = s.solve(k.prob, k.units, why, &k.stats); err != nil {
 		return err
 	}
 	s.impulses(k.units, k.res, k.active)
@@ -245,12 +245,12 @@ func (s *Simulation) solveApply(k *step) error {
 }
 
 // resolve builds the contact problem again (new units, or a new Newton
-// tangent) and solves it.
-func (s *Simulation) resolve(k *step) error {
+// tangent) and solves it, for the reason why.
+func (s *Simulation) resolve(k *step, why SolveReason) error {
 	if err := s.pose(k); err != nil {
 		return err
 	}
-	return s.solveApply(k)
+	return s.solveApply(k, why)
 }
 
 // advance ends the step of every body under the contact impulses. While
@@ -272,7 +272,7 @@ func (s *Simulation) advance(k *step) error {
 		}
 		k.stats.Newton++
 		if loaded {
-			if err := s.resolve(k); err != nil {
+			if err := s.resolve(k, NewtonTangent); err != nil {
 				return err
 			}
 		}
