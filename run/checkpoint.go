@@ -218,9 +218,9 @@ func readCheckpoint(dir string) (*bufio.Reader, checkpointHeader, error) {
 func resumable(h checkpointHeader, path, text, version string) error {
 	switch {
 	case h.Version != checkpointVersion:
-		return fmt.Errorf("%s: a checkpoint of format %d; this fecontact reads format %d", path, h.Version, checkpointVersion)
+		return fmt.Errorf("%s: a checkpoint of format %d, written by %s; this fecontact reads format %d: resume it with the version that wrote it, or start the run again", path, h.Version, h.Program, checkpointVersion)
 	case h.Program != version:
-		return fmt.Errorf("%s: written by fecontact %s, this is %s: resume it with the version that wrote it (its results would not continue bit for bit)", path, h.Program, version)
+		return fmt.Errorf("%s: written by %s, this is %s: resume it with the version that wrote it (its results would not continue bit for bit)", path, h.Program, version)
 	case sha256.Sum256([]byte(text)) != h.Scene:
 		return fmt.Errorf("%s: the scene beside it (%s) is not the one the run was started with: it was edited since; start a new run (fecontact run %s -o ANOTHER_FOLDER)", path, SceneAsRun, SceneAsRun)
 	}

@@ -1,8 +1,10 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -216,7 +218,9 @@ func TestResumeUntilHostile(t *testing.T) {
 
 // TestResumeRefusesDamage: a checkpoint with a byte changed anywhere
 // (a value the gob stream still decodes, or its checksum), cut short, or
-// empty is refused by name, never resumed from; a whole one resumes.
+// empty is refused by name, never resumed from; so are one of an older
+// format and one another version wrote, each with what to do; a whole
+// one resumes.
 func TestResumeRefusesDamage(t *testing.T) {
 	dir := t.TempDir()
 	_, err := Scene(context.Background(), exampleScene(t, "klarbring"), Options{Dir: dir, Steps: 10, Version: "v0"})
@@ -233,6 +237,11 @@ func TestResumeRefusesDamage(t *testing.T) {
 		{"a byte of the checksum", func() []byte { return flip(whole, len(whole)-1) }, "damaged since it was written"},
 		{"cut short", func() []byte { return whole[:len(whole)-100] }, "damaged since it was written"},
 		{"empty", func() []byte { return nil }, "not a checkpoint of fecontact run, or damaged"},
+		{"an older format", func() []byte {
+			var b bytes.Buffer
+			require.NoError(t, gob.NewEncoder(&b).Encode(checkpointHeader{Format: checkpointFormat, Version: checkpointVersion - 1, Program: "v-old"}))
+			return b.Bytes()
+		}, fmt.Sprintf("a checkpoint of format %d, written by v-old; this fecontact reads format %d: resume it with the version that wrote it, or start the run again", checkpointVersion-1, checkpointVersion)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, c.data(), 0o644))
@@ -242,6 +251,8 @@ func TestResumeRefusesDamage(t *testing.T) {
 		})
 	}
 	require.NoError(t, os.WriteFile(path, whole, 0o644))
+	_, err = Resume(context.Background(), dir, Options{Version: "v1"})
+	require.ErrorContains(t, err, path+": written by v0, this is v1: resume it with the version that wrote it")
 	_, err = Resume(context.Background(), dir, Options{Version: "v0"})
 	require.NoError(t, err)
 }
