@@ -2,6 +2,7 @@ package fe
 
 import (
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -217,8 +218,16 @@ func (f *Family) Predict(k, global int, v, r []float64, clock kind.Clock, at *ki
 }
 
 // advance adds the impulses and advances the bodies; a hyperelastic body
-// that takes a Newton update asks for another contact solve.
+// that takes a Newton update asks for another contact solve. Their step
+// ends here, so that another family's asking for one after it cannot be
+// met (kind.Family) where the new solve changed their impulses: refused.
 func (f *Family) Advance(r [][]float64, loaded bool) (bool, error) {
+	if f.st.stage == 0 {
+		if f.tookAll(r, loaded) {
+			return true, nil
+		}
+		return false, errors.New("finite-element bodies: their step has ended, and another kind of body asked for the contact problem to be solved again (its Advance returned false): a kind that takes Newton updates cannot step beside finite-element bodies")
+	}
 	if loaded {
 		for k := range r {
 			if err := f.st.AddImpulse(k, r[k]); err != nil {
@@ -227,6 +236,19 @@ func (f *Family) Advance(r [][]float64, loaded bool) (bool, error) {
 		}
 	}
 	return f.st.Advance()
+}
+
+// tookAll tells whether the bodies' ended step took the impulses r
+// already: those it ended on (none, when not loaded).
+func (f *Family) tookAll(r [][]float64, loaded bool) bool {
+	for k, st := range f.st.bodies {
+		for i, v := range st.r {
+			if loaded && r[k][i] != v || !loaded && v != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (f *Family) Finish(r, shift [][]float64, loaded bool, step int) error { return nil }

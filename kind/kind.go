@@ -63,7 +63,12 @@ type Family interface {
 	// Advance ends the step under the impulses r (the family's bodies'),
 	// those of the last contact solve when loaded; done is false when a
 	// body wants the contact problem solved again (a Newton update) and
-	// Advance called once more.
+	// Advance called once more. While one family asks, every family's
+	// Advance is called again with the new solve's impulses: a family
+	// that was done takes them in place of the last ones (the rigid
+	// bodies and point masses, which apply theirs in Finish, do;
+	// finite-element bodies refuse to, by name: their step ends in their
+	// own Advance).
 	Advance(r [][]float64, loaded bool) (done bool, err error)
 	// Finish closes the step once every family's Advance is done, and
 	// checks the state it reached; shift is the part of the impulses r

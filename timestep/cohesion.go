@@ -81,20 +81,33 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 }
 
 // uncohere turns the solution in r' back into the impulses, r = r' - h c
-// e_N, and breaks the bonds that reached Mohr-Coulomb's envelope: their
+// e_N, and notes the bonds that reached Mohr-Coulomb's envelope: their
 // tension reached their strength (r'_N = 0), or they slid beyond
 // round-off, tol (slipTol's; LMGC90's MOHR_DS_CLB: a joint that slips has
-// cracked).
+// cracked). breakBonds breaks them once the step is done: a solve the
+// step replaces (solved again about its predicted end, with its impacts
+// at the theta-method's time, on a Newton tangent) breaks none, and the
+// next solve sees the bonds it did not.
 func (s *Simulation) uncohere(res *signorini.Result, tol float64) {
+	s.work.broken = s.work.broken[:0]
 	for a, c := range s.work.coh {
 		if c == 0 {
 			continue
 		}
 		if res.R[2*a] <= 1e-9*c || slides(res.Status[a], res.U[2*a+1], tol) {
-			delete(s.bonded, s.idOf(a))
+			s.work.broken = append(s.work.broken, s.idOf(a))
 		}
 		res.R[2*a] -= c
 	}
+}
+
+// breakBonds breaks for good the bonds the solve the step applied broke.
+func (s *Simulation) breakBonds(*step) error {
+	for _, id := range s.work.broken {
+		delete(s.bonded, id)
+	}
+	s.work.broken = s.work.broken[:0]
+	return nil
 }
 
 // Bonds is the number of bonds that hold.

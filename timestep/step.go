@@ -40,6 +40,7 @@ func (s *Simulation) keep(cfg contact.Config) {
 // that a law which never creates energy could not push out again.
 func (s *Simulation) Step() (StepStats, error) {
 	s.forget()
+	s.work.broken = s.work.broken[:0] // none left by a step that failed
 	k := &s.work.step
 	*k = step{t: s.Time(), h: s.opt.H, th: s.opt.Theta}
 	k.stats = StepStats{Step: s.steps + 1, Time: k.t + k.h, MinGap: math.Inf(1)}
@@ -52,6 +53,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.impactNow,   // rigid bodies and free masses that touch while approaching
 		s.contact,     // the contact impulses, corrected about the predicted end
 		s.advance,     // the bodies' end state (Newton's updates re-solve contact)
+		s.breakBonds,  // the bonds the solve applied broke
 	} {
 		if err := phase(k); err != nil {
 			return k.stats, err
