@@ -217,7 +217,7 @@ func (f *Family) Predict(k, global int, v, r []float64, clock kind.Clock, at *ki
 	}
 }
 
-// advance adds the impulses and advances the bodies; a hyperelastic body
+// Advance adds the impulses and advances the bodies; a hyperelastic body
 // that takes a Newton update asks for another contact solve. Their step
 // ends here, so that another family's asking for one after it cannot be
 // met (kind.Family) where the new solve changed their impulses: refused.

@@ -67,8 +67,8 @@ type Family interface {
 	// Advance is called again with the new solve's impulses: a family
 	// that was done takes them in place of the last ones (the rigid
 	// bodies and point masses, which apply theirs in Finish, do;
-	// finite-element bodies refuse to, by name: their step ends in their
-	// own Advance).
+	// finite-element bodies, whose step ends in their own Advance, take
+	// only the impulses it ended on and refuse others by name).
 	Advance(r [][]float64, loaded bool) (done bool, err error)
 	// Finish closes the step once every family's Advance is done, and
 	// checks the state it reached; shift is the part of the impulses r
