@@ -8,6 +8,7 @@ import (
 
 	"github.com/fecontact/fecontact/assemble"
 	"github.com/fecontact/fecontact/contact"
+	"github.com/fecontact/fecontact/discrete"
 	"github.com/fecontact/fecontact/element"
 	"github.com/fecontact/fecontact/fe"
 	"github.com/fecontact/fecontact/internal/toy"
@@ -140,4 +141,79 @@ func TestNewtonKindBesideFiniteElementBodies(t *testing.T) {
 	}
 	assert.Equal(t, 1, s.Bonds())
 	assert.InDelta(t, 0.95, beads.X[0], 1e-12)
+}
+
+// slipOvershooting is a point mass (package discrete) whose step first
+// asks for the contact problem on a tangential free velocity that
+// overshoots the true one (twice the push), then on its update for the
+// problem again on the true one, as overshooting does for a bead's pull.
+type slipOvershooting struct {
+	kind.Kind
+	first bool
+}
+
+func (o *slipOvershooting) Begin(c kind.Clock) error {
+	if err := o.Kind.Begin(c); err != nil {
+		return err
+	}
+	v0, vfree := o.Start(0)
+	vfree[0] = v0[0] + 2*(vfree[0]-v0[0])
+	o.first = true
+	return nil
+}
+
+func (o *slipOvershooting) Advance(r [][]float64, loaded bool) (bool, error) {
+	if !o.first {
+		return o.Kind.Advance(r, loaded)
+	}
+	v0, vfree := o.Start(0)
+	vfree[0] = v0[0] + (vfree[0]-v0[0])/2
+	o.first = false
+	return false, nil
+}
+
+// TestFrictionOfTheStepNotOfASolveReplaced: a unit's coefficient (mu or
+// mu_dynamic) follows its slip in the step before, not in a solve its
+// step replaces. A mass of 1 kg/m at rest on a plane, mu 0.5, mu_dynamic
+// 0.2, each step of which first solves on twice its push along the plane:
+// pushed by 0.4 of its weight, it stays at rest (static friction holds
+// it), where the replaced solve's slip gave the solve applied mu_dynamic
+// and it slid off at 0.2 g; pushed by 0.6, it slides, at 0.1 g in its
+// first step (mu) and 0.4 g after (mu_dynamic).
+func TestFrictionOfTheStepNotOfASolveReplaced(t *testing.T) {
+	const g, h, steps = 9.81, 1e-3, 100
+	for _, tc := range []struct {
+		name    string
+		push    float64 // of the weight
+		v       float64 // after the steps, m/s
+		dynamic int     // unit-steps at mu_dynamic
+	}{
+		{"below static friction", 0.4, 0, 0},
+		{"beyond it", 0.6, h * g * (0.1 + (steps-1)*0.4), steps - 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plane := &contact.Obstacle{Name: "plane", Points: [][2]float64{{-10, 0}, {10, 0}}}
+			dynamic := 0.2
+			mass := &discrete.Mass{Name: "m", M: 1, Gravity: [2]float64{0, -g}, Force: [2]float64{tc.push * g, 0}}
+			sys, err := discrete.NewSystem([]*discrete.Mass{mass}, nil, []discrete.Contact{{Name: "plane", Obstacle: plane, Mu: 0.5, MuDynamic: &dynamic}})
+			require.NoError(t, err)
+			points, err := discrete.NewKind(sys, h, 0.5)
+			require.NoError(t, err)
+			s, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Kinds: []kind.Kind{&slipOvershooting{Kind: points}}})
+			require.NoError(t, err)
+			e0 := s.TotalEnergy()
+			dynamicSteps := 0
+			for range steps {
+				st, err := s.Step()
+				require.NoError(t, err)
+				require.Equal(t, 1, st.Solves[timestep.NewtonTangent].Solves, "step %d solved again", st.Step)
+				dynamicSteps += st.Dynamic
+			}
+			assert.Equal(t, tc.dynamic, dynamicSteps, "unit-steps at mu_dynamic")
+			assert.InDelta(t, tc.v, mass.V[0], 1e-12)
+			e := s.TotalEnergy()
+			assert.InDelta(t, e0.Balance(), e.Balance(), 1e-12, "the ledger closes: %+v", e)
+			assert.LessOrEqual(t, e.Contact, 1e-12, "contact creates no energy")
+		})
+	}
 }

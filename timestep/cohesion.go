@@ -84,7 +84,7 @@ func (s *Simulation) cohere(units []contact.Unit, p *signorini.Problem, h float6
 // e_N, and notes the bonds that reached Mohr-Coulomb's envelope: their
 // tension reached their strength (r'_N = 0), or they slid beyond
 // round-off, tol (slipTol's; LMGC90's MOHR_DS_CLB: a joint that slips has
-// cracked). breakBonds breaks them once the step is done: a solve the
+// cracked). keepApplied breaks them once the step is done: a solve the
 // step replaces (solved again about its predicted end, with its impacts
 // at the theta-method's time, on a Newton tangent) breaks none, and the
 // next solve sees the bonds it did not.
@@ -102,12 +102,11 @@ func (s *Simulation) uncohere(res *signorini.Result, tol float64) {
 }
 
 // breakBonds breaks for good the bonds the solve the step applied broke.
-func (s *Simulation) breakBonds(*step) error {
+func (s *Simulation) breakBonds() {
 	for _, id := range s.work.broken {
 		delete(s.bonded, id)
 	}
 	s.work.broken = s.work.broken[:0]
-	return nil
 }
 
 // Bonds is the number of bonds that hold.

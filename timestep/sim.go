@@ -224,7 +224,8 @@ type stepWork struct {
 	sh, dsh      []float64 // the impacts' shift impulses and what they move the units by
 	uf           []float64 // the units' free normal velocities at the step's end
 	coh          []float64 // the units' cohesive impulses h c, 0 without a bond (cohesion.go)
-	broken       []kind.ID // the bonds the step's last solve broke (uncohere, breakBonds)
+	broken       []kind.ID // the bonds the step's last solve broke (uncohere, keepApplied)
+	slipTol      float64   // the last solve's slipTol
 	// The rolling rows (rolling.go): their units, the units W is built
 	// on, their links for the problem and their velocities at the start.
 	rolls         []int

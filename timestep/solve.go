@@ -45,6 +45,7 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, why Solve
 	} else if err != nil {
 		return nil, fmt.Errorf("step %d (t = %g): %w", stats.Step, stats.Time, err)
 	}
+	stats.Dynamic = 0 // the solve applied's: the step's last
 	for a, u := range units {
 		if u.MuDynamic != u.Mu && p.Mu[a] == u.MuDynamic {
 			stats.Dynamic++
@@ -52,13 +53,16 @@ func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, why Solve
 	}
 	stats.Residual, stats.Converged = max(res.Residual, stats.impactResidual), err == nil && !stats.impactUnconverged
 	certify(p, res, stats)
-	tol := slipTol(p, res.U, s.work.uf)
-	s.uncohere(res, tol)
+	s.work.slipTol = slipTol(p, res.U, s.work.uf)
+	s.uncohere(res, s.work.slipTol)
 	s.warm.reset(s.work.ids[:len(units)])
 	for a := range units {
-		ut := res.U[2*a+1]
-		slid := slides(res.Status[a], ut, tol)
-		s.warm.set(a, warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: slid, forward: ut > 0})
+		// The impulses warm-start the next solve, a step's again too;
+		// whether a unit slid, which picks its coefficient, stays the
+		// step before's until the step knows the solve it applies
+		// (keepApplied): a solve the step replaces leaves no slip.
+		last := s.work.last[a]
+		s.warm.set(a, warmStart{p: [2]float64{res.R[2*a], res.R[2*a+1]}, slid: last.slid, forward: last.forward})
 	}
 	s.rollKeep(units, res)
 	return res, nil
@@ -85,6 +89,25 @@ func (s *Simulation) solveOne(p *signorini.Problem, opt signorini.Options, why S
 		stats.ContactNewton += res.NewtonIterations
 	}
 	return res, err
+}
+
+// keepApplied keeps what the solve the step applied leaves to the next
+// step, and only that: the bonds it broke (uncohere), and whether each
+// of its units slid, and which way (its coefficient next, mu or
+// mu_dynamic, and a stick attempt's test). A solve the step replaced (about
+// its predicted end, with its impacts at the theta-method's time, on a
+// Newton tangent) leaves neither: its slip gave the solve after it
+// mu_dynamic, and a mass at rest under static friction slid.
+func (s *Simulation) keepApplied(k *step) error {
+	s.breakBonds()
+	if k.res == nil {
+		return nil
+	}
+	for a := range k.units {
+		ut := k.res.U[2*a+1]
+		s.warm.setSlip(a, slides(k.res.Status[a], ut, s.work.slipTol), ut > 0)
+	}
+	return nil
 }
 
 // warmStart is what a unit's solve leaves to the next: its impulses (the

@@ -53,7 +53,7 @@ func (s *Simulation) Step() (StepStats, error) {
 		s.impactNow,   // rigid bodies and free masses that touch while approaching
 		s.contact,     // the contact impulses, corrected about the predicted end
 		s.advance,     // the bodies' end state (Newton's updates re-solve contact)
-		s.breakBonds,  // the bonds the solve applied broke
+		s.keepApplied, // what the solve applied leaves: bonds broken, slips
 	} {
 		if err := phase(k); err != nil {
 			return k.stats, err

@@ -71,6 +71,12 @@ func (t *warmTable) reset(ids []kind.ID) {
 // equal identities, the last one's is kept, as get finds it.
 func (t *warmTable) set(a int, w warmStart) { t.vals[a] = w }
 
+// setSlip sets whether unit a (its position in reset's ids) slid, and
+// which way.
+func (t *warmTable) setSlip(a int, slid, forward bool) {
+	t.vals[a].slid, t.vals[a].forward = slid, forward
+}
+
 // setRoll sets the rolling impulse of unit a (its position in reset's
 // ids), on the entry get finds for its identity: its own where the
 // identities are known to differ, without hashing.
