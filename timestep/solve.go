@@ -14,8 +14,10 @@ import (
 // certified (certify) and recorded into the contacts the Simulation
 // reports.
 
-// solve runs NLGS warm-started from the previous step's impulses of the
-// same candidate nodes.
+// solve runs NLGS warm-started from the last solve's impulses of the same
+// units (the step before's, or those of a solve of this step it
+// replaces), each unit at the coefficient its slip in the step before
+// gives it, for the reason why.
 func (s *Simulation) solve(p *signorini.Problem, units []contact.Unit, why SolveReason, stats *StepStats) (*signorini.Result, error) {
 	opt := s.opt.Solver
 	opt.Start = signorini.Warm
