@@ -17,11 +17,13 @@ import (
 	"github.com/fecontact/fecontact/timestep"
 )
 
-// overshooting is a bead (internal/toy) glued to its stop, whose step,
-// as a hyperelastic body's Newton iterations do, first asks for the
-// contact problem on a free velocity that overshoots the true one
-// (twice the pull) and then, on its update, for the problem again on the
-// true one: the step applies the second solve.
+// overshooting is a kind whose step, as a hyperelastic body's Newton
+// iterations do, first asks for the contact problem on a free velocity
+// whose x component (its first body's first equation: a bead's pull
+// along its rail, a point mass's push along a plane) overshoots the true
+// one twice, then, on its update, for the problem again on the true one:
+// the step applies the second solve. Its units take a cohesion where it
+// gives one.
 type overshooting struct {
 	kind.Kind
 	cohesion float64
@@ -51,9 +53,13 @@ func (o *overshooting) Advance(r [][]float64, loaded bool) (bool, error) {
 	return false, nil
 }
 
-// Source is the bead's, its unit with a cohesion.
+// Source is the kind's, its units with the cohesion where there is one.
 func (o *overshooting) Source(base int, at *kind.Placement) kind.Source {
-	return gluedSource{o.Kind.Source(base, at), o.cohesion}
+	src := o.Kind.Source(base, at)
+	if o.cohesion == 0 {
+		return src
+	}
+	return gluedSource{src, o.cohesion}
 }
 
 type gluedSource struct {
@@ -143,35 +149,6 @@ func TestNewtonKindBesideFiniteElementBodies(t *testing.T) {
 	assert.InDelta(t, 0.95, beads.X[0], 1e-12)
 }
 
-// slipOvershooting is a point mass (package discrete) whose step first
-// asks for the contact problem on a tangential free velocity that
-// overshoots the true one (twice the push), then on its update for the
-// problem again on the true one, as overshooting does for a bead's pull.
-type slipOvershooting struct {
-	kind.Kind
-	first bool
-}
-
-func (o *slipOvershooting) Begin(c kind.Clock) error {
-	if err := o.Kind.Begin(c); err != nil {
-		return err
-	}
-	v0, vfree := o.Start(0)
-	vfree[0] = v0[0] + 2*(vfree[0]-v0[0])
-	o.first = true
-	return nil
-}
-
-func (o *slipOvershooting) Advance(r [][]float64, loaded bool) (bool, error) {
-	if !o.first {
-		return o.Kind.Advance(r, loaded)
-	}
-	v0, vfree := o.Start(0)
-	vfree[0] = v0[0] + (vfree[0]-v0[0])/2
-	o.first = false
-	return false, nil
-}
-
 // TestFrictionOfTheStepNotOfASolveReplaced: a unit's coefficient (mu or
 // mu_dynamic) follows its slip in the step before, not in a solve its
 // step replaces. A mass of 1 kg/m at rest on a plane, mu 0.5, mu_dynamic
@@ -199,7 +176,7 @@ func TestFrictionOfTheStepNotOfASolveReplaced(t *testing.T) {
 			require.NoError(t, err)
 			points, err := discrete.NewKind(sys, h, 0.5)
 			require.NoError(t, err)
-			s, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Kinds: []kind.Kind{&slipOvershooting{Kind: points}}})
+			s, err := timestep.NewSimulation(nil, nil, timestep.SimOptions{H: h, Kinds: []kind.Kind{&overshooting{Kind: points}}})
 			require.NoError(t, err)
 			e0 := s.TotalEnergy()
 			dynamicSteps := 0
